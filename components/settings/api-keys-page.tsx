@@ -1,0 +1,176 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { KeyRound } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { useCan } from "@/components/layout/current-user";
+import { useTRPC } from "@/components/trpc/client";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { OneTimeSecret } from "@/components/ui/copy-button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input, Select } from "@/components/ui/field";
+import { ForbiddenState } from "@/components/ui/forbidden";
+import { formatDateTime, formatRelative } from "@/components/ui/format";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { Table, Td, Th } from "@/components/ui/table";
+import { errorMessage } from "@/components/ui/use-error";
+import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/server/roles";
+
+export function ApiKeysPage() {
+  const isAdmin = useCan("admin");
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const keys = useQuery({ ...trpc.apiKeys.list.queryOptions(), enabled: isAdmin });
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: invalidate }));
+  const [creating, setCreating] = useState(false);
+
+  if (!isAdmin)
+    return (
+      <>
+        <PageHeader title="API keys" />
+        <ForbiddenState needs="admin" what="Managing API keys" />
+      </>
+    );
+
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Keys for scripts and CI. Send one as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code> to
+            the same API the console uses; it acts with the role you give it.
+          </>
+        }
+        actions={
+          <Button onClick={() => setCreating(true)}>
+            <KeyRound className="size-4" aria-hidden /> Create API key
+          </Button>
+        }
+      />
+      {revoke.error && (
+        <div className="mb-4">
+          <ErrorState error={revoke.error} />
+        </div>
+      )}
+      {keys.isPending ? (
+        <LoadingRows label="Loading API keys" />
+      ) : keys.isError ? (
+        <ErrorState error={keys.error} retry={() => keys.refetch()} />
+      ) : keys.data.length === 0 ? (
+        <EmptyState title="No API keys" action={<Button onClick={() => setCreating(true)}>Create API key</Button>}>
+          Create one for each script or pipeline, so each can be revoked on its own.
+        </EmptyState>
+      ) : (
+        <Table aria-label="API keys">
+          <thead>
+            <tr>
+              <Th>Name</Th>
+              <Th>Role</Th>
+              <Th>Key</Th>
+              <Th>Created</Th>
+              <Th>Last used</Th>
+              <Th>Status</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.map((k) => (
+              <tr key={k.id} data-testid="api-key-row">
+                <Td className="font-medium">{k.name}</Td>
+                <Td>{k.role}</Td>
+                <Td>
+                  <code className="font-mono text-xs">{k.prefix}</code>
+                </Td>
+                <Td className="text-muted" title={formatDateTime(k.createdAt)}>
+                  {formatRelative(k.createdAt)}
+                  {k.createdBy ? ` by ${k.createdBy.email}` : ""}
+                </Td>
+                <Td className="text-muted">{formatRelative(k.lastUsedAt)}</Td>
+                <Td>
+                  {k.revokedAt ? (
+                    <Badge tone="danger">Revoked {formatRelative(k.revokedAt)}</Badge>
+                  ) : (
+                    <Badge tone="ok">Active</Badge>
+                  )}
+                </Td>
+                <Td className="text-right">
+                  {!k.revokedAt && (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      disabled={revoke.isPending}
+                      onClick={() => {
+                        if (confirm(`Revoke "${k.name}"? Requests using it will get 401 at once.`))
+                          revoke.mutate({ id: k.id });
+                      }}
+                    >
+                      Revoke
+                    </Button>
+                  )}
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={invalidate} />
+    </>
+  );
+}
+
+function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
+  const trpc = useTRPC();
+  const [role, setRole] = useState<Role>("operator");
+  const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: onCreated }));
+  const close = () => {
+    create.reset();
+    onClose();
+  };
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    create.mutate({ name: String(new FormData(e.currentTarget).get("name")), role });
+  }
+  return (
+    <Dialog open={open} onClose={close} title={create.data ? "API key created" : "Create API key"}>
+      {create.data ? (
+        <div className="space-y-4">
+          <OneTimeSecret value={create.data.key} what="API key" />
+          <div className="flex justify-end">
+            <Button onClick={close}>Done</Button>
+          </div>
+        </div>
+      ) : (
+        <form onSubmit={submit} className="space-y-4" noValidate>
+          <Field label="Name" hint="What uses it, e.g. “deploy pipeline”." error={errorMessage(create.error)}>
+            {(p) => <Input {...p} name="name" required maxLength={100} />}
+          </Field>
+          <Field label="Role" hint={ROLE_DESCRIPTIONS[role]}>
+            {(p) => (
+              <Select {...p} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              Create key
+            </Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import { X } from "lucide-react";
+import { type ReactNode, useEffect, useRef } from "react";
+
+/**
+ * A modal on the native <dialog> element: focus trapping, Escape and the inert
+ * background come from the browser, not from script.
+ */
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      onClose={onClose}
+      aria-labelledby="dialog-title"
+      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-border bg-surface p-0 text-fg shadow-xl backdrop:bg-black/50"
+    >
+      {open && (
+        <div className="p-5">
+          <div className="mb-4 flex items-start justify-between gap-4">
+            <div>
+              <h2 id="dialog-title" className="text-base font-semibold">
+                {title}
+              </h2>
+              {description && <p className="mt-1 text-sm text-muted">{description}</p>}
+            </div>
+            <button
+              type="button"
+              onClick={onClose}
+              className="rounded p-1 text-muted hover:bg-surface-2 hover:text-fg"
+              aria-label="Close"
+            >
+              <X className="size-4" aria-hidden />
+            </button>
+          </div>
+          {children}
+        </div>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,28 @@
+"use client";
+
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback } from "react";
+
+/**
+ * Filters live in the URL so a view can be linked and survives a reload.
+ * Empty values are removed rather than written as `?x=`.
+ */
+export function useUrlState<K extends string>(keys: readonly K[]) {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const values = Object.fromEntries(keys.map((k) => [k, params.get(k) ?? ""])) as Record<K, string>;
+  const set = useCallback(
+    (patch: Partial<Record<K, string | null | undefined>>) => {
+      const next = new URLSearchParams(params.toString());
+      for (const [k, v] of Object.entries(patch) as [K, string | null | undefined][]) {
+        if (v) next.set(k, v);
+        else next.delete(k);
+      }
+      const query = next.toString();
+      router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+    },
+    [params, pathname, router],
+  );
+  return [values, set] as const;
+}

@@ -1,0 +1,65 @@
+/**
+ * Every environment variable Quartermaster reads, validated once. Code reads
+ * configuration from `env`, never from process.env, so docs/configuration.md and this
+ * file are the whole list. next.config.js imports this module, so a bad value fails
+ * the build and the start, not a request an hour later.
+ */
+import { z } from "zod";
+
+const flag = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  /** PostgreSQL server; unset → the embedded database (PGlite) in QM_DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
+    .optional(),
+  /** Folder for the embedded database and generated secrets. */
+  QM_DATA_DIR: z.string().min(1).default("./.data"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Public URL of the console (sign-in cookies and links); defaults to http://HOST:PORT. */
+  QM_BASE_URL: z.url().optional(),
+  /** Signs sessions and derives the key that encrypts connection headers. ≥ 32 characters. */
+  QM_SECRET: z.string().min(32, "QM_SECRET must be at least 32 characters").optional(),
+  QM_BOOTSTRAP_ADMIN_EMAIL: z.email("QM_BOOTSTRAP_ADMIN_EMAIL must be an email address").optional(),
+  QM_BOOTSTRAP_ADMIN_PASSWORD: z
+    .string()
+    .min(12, "QM_BOOTSTRAP_ADMIN_PASSWORD must be at least 12 characters")
+    .optional(),
+  QM_BOOTSTRAP_API_KEY: z.string().min(32, "QM_BOOTSTRAP_API_KEY must be at least 32 characters").optional(),
+  /** Seed demo data (users, Sources, identities) when the database is new. */
+  QM_DEMO: flag.default(true),
+  /** Loopback port for the demo MCP server; 0 picks a free one. */
+  QM_DEMO_MCP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Run scheduled catalog checks in this process. */
+  QM_SCHEDULER: flag.default(true),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof schema>;
+
+function parse(source: NodeJS.ProcessEnv): Env {
+  const values = Object.fromEntries(
+    Object.keys(schema.shape).map((k) => [k, source[k] === "" ? undefined : source[k]]),
+  );
+  const result = schema.safeParse(values);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  if (result.data.QM_BOOTSTRAP_ADMIN_PASSWORD && !result.data.QM_BOOTSTRAP_ADMIN_EMAIL) {
+    throw new Error("Invalid environment:\n  QM_BOOTSTRAP_ADMIN_PASSWORD is set without QM_BOOTSTRAP_ADMIN_EMAIL");
+  }
+  return result.data;
+}
+
+export const env: Env = parse(process.env);
+
+/** For tests and scripts that change the environment after start. */
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  return parse(source);
+}

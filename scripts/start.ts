@@ -1,0 +1,91 @@
+/**
+ * `npm start`: build if needed, migrate, seed the demo on a new database, start the
+ * demo MCP server, serve. `npm run dev` runs the same with Next's dev server.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { env } from "@/env";
+import { closeDatabase } from "@/server/db";
+import { seedDemo } from "@/server/domain/demo/seed";
+import { prepareDatabase } from "@/server/domain/system/bootstrap";
+import { startHttpServer } from "@/server/http/serve";
+import { log } from "@/server/log";
+
+const ROOT = process.cwd();
+const dev = process.argv.includes("--dev");
+
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "server",
+  "public",
+  "env.ts",
+  "next.config.js",
+  "postcss.config.mjs",
+  "package-lock.json",
+  "tsconfig.json",
+];
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) {
+    if (entry === "generated" || entry === "node_modules") continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+/** Builds when there is no build or a source file is newer than it. */
+function buildIfNeeded(): void {
+  const buildId = path.join(ROOT, ".next", "BUILD_ID");
+  const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+  const changed = Math.max(...BUILD_INPUTS.map((p) => newestMtime(path.join(ROOT, p))));
+  if (built && built >= changed) return;
+  console.log(built ? "Sources changed since the last build; building…" : "No build yet; building (about a minute)…");
+  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) {
+    console.error("next build failed.");
+    process.exit(result.status ?? 1);
+  }
+}
+
+async function main() {
+  if (!dev) buildIfNeeded();
+  const { firstRun } = await prepareDatabase();
+  const demo = env.QM_DEMO ? await seedDemo({ firstRun }) : null;
+
+  const server = await startHttpServer({ dev, host: env.HOST, port: env.PORT, dir: ROOT });
+  log.info({ url: server.url, database: env.DATABASE_URL ? "postgresql" : "embedded" }, "Quartermaster is serving");
+  const lines = [``, `  Quartermaster is running at ${server.url}`];
+  if (demo) lines.push(`  Demo sign-in: ${demo.email} / ${demo.password}`);
+  else if (env.QM_BOOTSTRAP_ADMIN_EMAIL) lines.push(`  Sign in as ${env.QM_BOOTSTRAP_ADMIN_EMAIL}`);
+  else lines.push(`  No demo data (QM_DEMO=0). Create an admin: npm run qm -- create-admin --email you@example.com`);
+  lines.push(``);
+  console.log(lines.join("\n"));
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down: no new requests, finishing the ones in flight");
+    await server.close();
+    await closeDatabase();
+    log.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  await closeDatabase().catch(() => {});
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+/**
+ * Console sign-in: better-auth with its Prisma adapter. Sessions live in the database;
+ * passwords are hashed by the library (scrypt). Public sign-up is off: admins create
+ * users (Settings → Users, `npm run qm -- create-admin`, or the bootstrap variables).
+ */
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError } from "better-auth/api";
+import { nextCookies } from "better-auth/next-js";
+import { env } from "@/env";
+import { getDb } from "../db";
+import { LIMITS } from "../limits";
+import { installationSecret } from "../secrets";
+
+export function baseUrl(): string {
+  return env.QM_BASE_URL ?? `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
+}
+
+async function createAuth() {
+  const db = await getDb();
+  return betterAuth({
+    appName: "Quartermaster",
+    baseURL: baseUrl(),
+    secret: installationSecret(),
+    database: prismaAdapter(db, { provider: "postgresql" }),
+    telemetry: { enabled: false },
+    trustedOrigins: [baseUrl(), `http://127.0.0.1:${env.PORT}`, `http://localhost:${env.PORT}`],
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: LIMITS.PASSWORD_MIN_CHARS.value,
+      maxPasswordLength: LIMITS.PASSWORD_MAX_CHARS.value,
+    },
+    user: {
+      additionalFields: {
+        role: { type: "string", input: false, defaultValue: "viewer" },
+        disabledAt: { type: "date", required: false, input: false },
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    databaseHooks: {
+      session: {
+        create: {
+          before: async (session) => {
+            const user = await db.user.findUnique({ where: { id: session.userId }, select: { disabledAt: true } });
+            if (!user || user.disabledAt) {
+              throw new APIError("FORBIDDEN", { message: "This account is disabled. Ask an admin to enable it." });
+            }
+          },
+        },
+      },
+    },
+    plugins: [nextCookies()],
+  });
+}
+
+export type Auth = Awaited<ReturnType<typeof createAuth>>;
+
+const KEY = Symbol.for("quartermaster.auth");
+type Holder = { [KEY]?: Promise<Auth> };
+
+export function getAuth(): Promise<Auth> {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= createAuth();
+  return holder[KEY];
+}
+
+/** Forgets the instance (tests that swap databases). */
+export function resetAuth(): void {
+  (globalThis as Holder)[KEY] = undefined;
+}

@@ -1,0 +1,67 @@
+/**
+ * Opens the database: PGlite (PostgreSQL in WebAssembly) in a data folder by default,
+ * or a PostgreSQL server when DATABASE_URL is set. Same schema, same migrations.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "../generated/prisma/client";
+import { lockDataFolder } from "./lock";
+
+export type Db = PrismaClient;
+
+export interface OpenedDatabase {
+  db: Db;
+  kind: "embedded" | "postgresql";
+  /** The same connection for the schema engine (migrations). */
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres://… → a PostgreSQL server; otherwise the embedded database. */
+  url?: string;
+  /** Folder for PGlite; "memory://" keeps it in memory (tests). */
+  dataDir?: string;
+  /** A PGlite data-folder tarball to start from (tests start from a migrated template). */
+  loadDataDir?: Blob;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase> {
+  if (options.url) {
+    const factory = new PrismaPg({ connectionString: options.url, max: 10 });
+    const db = new PrismaClient({ adapter: factory });
+    return { db, kind: "postgresql", adapterFactory: factory, close: () => db.$disconnect() };
+  }
+  const dir = options.dataDir ?? "./.data";
+  let location = dir;
+  let unlock = () => {};
+  if (dir !== "memory://") {
+    location = path.resolve(/*turbopackIgnore: true*/ dir, "pglite");
+    mkdirSync(location, { recursive: true });
+    unlock = lockDataFolder(path.resolve(/*turbopackIgnore: true*/ dir));
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(location, { extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const factory = new PrismaPGlite(pglite);
+  const db = new PrismaClient({ adapter: factory });
+  return {
+    db,
+    kind: "embedded",
+    adapterFactory: factory,
+    close: async () => {
+      await db.$disconnect();
+      await pglite.close();
+      unlock();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { type Actor, requireRole } from "../../actor";
+import { getDb } from "../../db";
+import type { Prisma } from "../../db/types";
+import { parseInput } from "../validation";
+import { type TListAuditEventsInput, ZListAuditEventsInput } from "./schemas";
+
+export async function listAuditEvents(actor: Actor, raw: TListAuditEventsInput) {
+  requireRole(actor, "viewer");
+  const input = parseInput(ZListAuditEventsInput, raw);
+  const db = await getDb();
+  const where: Prisma.AuditEventWhereInput = {
+    actorType: input.actorType,
+    action: input.action ? { startsWith: input.action } : undefined,
+    targetType: input.targetType,
+    targetId: input.targetId,
+    at: input.from || input.to ? { gte: input.from, lte: input.to } : undefined,
+    OR: input.search
+      ? [
+          { actorLabel: { contains: input.search, mode: "insensitive" } },
+          { action: { contains: input.search, mode: "insensitive" } },
+          { targetLabel: { contains: input.search, mode: "insensitive" } },
+        ]
+      : undefined,
+  };
+  const rows = await db.auditEvent.findMany({
+    where,
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    take: input.limit + 1,
+    ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
+  });
+  const hasMore = rows.length > input.limit;
+  const items = hasMore ? rows.slice(0, input.limit) : rows;
+  return { items, nextCursor: hasMore ? (items.at(-1)?.id ?? null) : null };
+}

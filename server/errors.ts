@@ -1,0 +1,42 @@
+/**
+ * The one error type domain code throws. Each transport maps it in one place:
+ * tRPC (server/trpc/init.ts), the Tool Host HTTP API (server/http/json.ts) and /mcp.
+ * `message` is safe to show to whoever made the request; never put secrets in it.
+ */
+
+export const ERROR_CODES = {
+  /** No valid session, API key, host token or agent token. */
+  UNAUTHENTICATED: { status: 401, doc: "Sign in, or send a valid Authorization: Bearer token." },
+  /** Authenticated, but the role does not allow this. */
+  FORBIDDEN: { status: 403, doc: "Your role does not allow this action." },
+  NOT_FOUND: { status: 404, doc: "The object does not exist or was deleted." },
+  /** A unique name or a state conflict (e.g. removing the last admin). */
+  CONFLICT: { status: 409, doc: "The change conflicts with the current state." },
+  /** A field failed validation; the message names the field and the rule. */
+  INVALID_INPUT: { status: 400, doc: "A field is missing or invalid; the message names it." },
+  INTERNAL: { status: 500, doc: "Unexpected failure; the request id in the logs has details." },
+} as const satisfies Record<string, { status: number; doc: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class DomainError extends Error {
+  override readonly name = "DomainError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Machine-readable facts for clients (e.g. { field, limit, measured }). */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError || (error as { name?: unknown } | null)?.name === "DomainError";
+}
+
+export const notFound = (what: string) => new DomainError("NOT_FOUND", `${what} was not found.`);

@@ -1,0 +1,72 @@
+/**
+ * Every limit Quartermaster enforces, in one table. `contract` limits are part of the
+ * versioned API (changing one breaks clients); `setting` limits are release settings
+ * a release may change. Source: ../shared/spec/PRODUCT.md §1.1.
+ */
+
+type LimitClass = "contract" | "setting";
+interface Limit {
+  readonly class: LimitClass;
+  readonly value: number;
+  readonly description: string;
+}
+const contract = (value: number, description: string): Limit => ({ class: "contract", value, description });
+const setting = (value: number, description: string): Limit => ({ class: "setting", value, description });
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+export const LIMITS = {
+  // ── Sources ──
+  TOOLS_PER_SOURCE: contract(4096, "Tools one Source may publish"),
+  SDK_REGISTRATION_BODY_BYTES: contract(4 * MiB, "SDK Tool Host registration request body"),
+  SDK_TOOL_INPUT_SCHEMA_BYTES: contract(16 * KiB, "one SDK Tool's input schema, serialized"),
+  MCP_CONNECTION_NAME_CHARS: setting(100, "MCP Connection name"),
+  SOURCE_NAME_CHARS: setting(100, "Source name"),
+  IDENTITIES_PER_CONNECTION: setting(1000, "Agent Identities assigned to one MCP Connection"),
+
+  // ── Catalog checks ──
+  CHECK_WALL_CLOCK_MS: setting(30_000, "one complete catalog check"),
+  CHECK_PAGES: setting(128, "pages in one catalog check"),
+  CHECK_TOOLS: setting(4096, "Tools in one catalog check"),
+  CHECK_DEFINITION_BYTES: setting(4 * MiB, "Tool definitions in one catalog check"),
+  TOOL_DEFINITION_BYTES: setting(512 * KiB, "one Tool definition"),
+  TOOL_NAME_MIN_CHARS: setting(1, "native Tool name, minimum"),
+  TOOL_NAME_MAX_CHARS: setting(128, "native Tool name, maximum"),
+  TOOL_DESCRIPTION_CHARS: setting(4096, "Tool description"),
+  SCHEMA_DEPTH: setting(64, "levels of a Tool's JSON Schemas"),
+  SCHEMA_NODES: setting(100_000, "JSON nodes across a Tool's input and output schemas"),
+
+  // ── Tool Calls ──
+  CALL_TOP_LEVEL_ARGUMENTS: setting(256, "top-level properties of Tool Call arguments"),
+  REMOTE_RESPONSE_BYTES: setting(4 * MiB, "one response from a remote server, as received"),
+  TOOL_RESULT_BYTES: setting(2 * MiB, "an accepted Tool Result"),
+  TOOL_RESULT_TEXT_BLOCKS: setting(32, "text blocks in a Tool Result"),
+  TOOL_RESULT_TEXT_BLOCK_CHARS: setting(1_048_576, "characters in one Tool Result text block"),
+  SDK_RESULT_SUBMISSION_BYTES: setting(4 * MiB, "one SDK Tool Result submission"),
+  SDK_RESULT_OUTPUT_CHARS: setting(1_048_576, "an SDK Tool Result's output as the model reads it"),
+
+  // ── Agent Identities ──
+  IDENTITY_BUDGET_BYTES: setting(4 * MiB, "model-facing Tool definitions plus instructions of one Agent Identity"),
+  LOSSES_WINDOW_DAYS: setting(30, "how far back Lost recently looks"),
+
+  // ── Console and API ──
+  API_KEY_NAME_CHARS: setting(100, "API key name"),
+  USER_NAME_CHARS: setting(100, "user display name"),
+  PASSWORD_MIN_CHARS: setting(12, "console password, minimum"),
+  PASSWORD_MAX_CHARS: setting(128, "console password, maximum"),
+  PAGE_SIZE_MAX: setting(500, "rows in one page of a list API"),
+} as const satisfies Record<string, Limit>;
+
+export type LimitName = keyof typeof LIMITS;
+
+/** The value of a limit, for code that compares against it. */
+export function limit(name: LimitName): number {
+  return LIMITS[name].value;
+}
+
+/** Reserved top-level argument names (contract): anything starting with two underscores. */
+export const RESERVED_ARGUMENT_PREFIX = "__";
+
+/** Model-facing Tool names valid for the major model APIs. */
+export const MODEL_FACING_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

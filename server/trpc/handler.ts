@@ -1,0 +1,44 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { log } from "../log";
+import { createContext, requestIdOf } from "./context";
+import { appRouter } from "./root";
+
+export const TRPC_ENDPOINT = "/api/trpc";
+
+/**
+ * Cookie-authenticated writes must come from the console's own origin. API-key
+ * requests carry their credential in a header a browser never adds by itself.
+ */
+function crossSiteWrite(req: Request): boolean {
+  if (req.method !== "POST" || req.headers.get("authorization")) return false;
+  const origin = req.headers.get("origin");
+  if (!origin) return false;
+  try {
+    return new URL(origin).host !== (req.headers.get("x-forwarded-host") ?? req.headers.get("host"));
+  } catch {
+    return true;
+  }
+}
+
+export async function handleTrpcRequest(req: Request): Promise<Response> {
+  if (crossSiteWrite(req)) {
+    return Response.json(
+      { error: { message: "Cross-site request refused: the Origin does not match this console.", code: "FORBIDDEN" } },
+      { status: 403 },
+    );
+  }
+  const requestId = requestIdOf(req.headers);
+  const response = await fetchRequestHandler({
+    endpoint: TRPC_ENDPOINT,
+    req,
+    router: appRouter,
+    createContext: () => createContext(req.headers, requestId),
+    onError({ error, path, ctx }) {
+      if (error.code === "INTERNAL_SERVER_ERROR") {
+        (ctx?.log ?? log).error({ err: error.cause ?? error, path, requestId }, "tRPC procedure failed");
+      }
+    },
+  });
+  response.headers.set("x-request-id", requestId);
+  return response;
+}
