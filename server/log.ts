@@ -22,19 +22,22 @@ const SECRET_FIELDS = [
 const KEY = Symbol.for("quartermaster.log");
 type Holder = { [KEY]?: pino.Logger };
 
-function create(): pino.Logger {
-  return pino({
-    level: env.NODE_ENV === "test" ? (process.env.LOG_LEVEL ?? "silent") : env.LOG_LEVEL,
-    base: { service: "quartermaster" },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
-      censor: "[redacted]",
+export function createLogger(destination?: pino.DestinationStream): pino.Logger {
+  return pino(
+    {
+      level: env.NODE_ENV === "test" ? (process.env.LOG_LEVEL ?? "silent") : env.LOG_LEVEL,
+      base: { service: "quartermaster" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
+        censor: "[redacted]",
+      },
     },
-  });
+    destination,
+  );
 }
 
 const holder = globalThis as Holder;
-holder[KEY] ??= create();
+holder[KEY] ??= createLogger();
 export const log: pino.Logger = holder[KEY];
 export type Logger = pino.Logger;

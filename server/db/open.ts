@@ -17,6 +17,8 @@ export type Db = PrismaClient;
 export interface OpenedDatabase {
   db: Db;
   kind: "embedded" | "postgresql";
+  /** The PGlite instance behind an embedded database (tests dump it as a template). */
+  pglite?: PGlite;
   /** The same connection for the schema engine (migrations). */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   close(): Promise<void>;
@@ -57,6 +59,7 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
   return {
     db,
     kind: "embedded",
+    pglite,
     adapterFactory: factory,
     close: async () => {
       await db.$disconnect();

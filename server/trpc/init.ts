@@ -57,12 +57,14 @@ const t = initTRPC
   .create({
     transformer: superjson,
     errorFormatter({ shape, error }) {
+      // Stacks stay in the server log; answers never carry them.
+      const { stack: _stack, ...data } = shape.data;
       const cause = error.cause;
       if (isDomainError(cause)) {
         return {
           ...shape,
           message: cause.message,
-          data: { ...shape.data, domainCode: cause.code, details: cause.details ?? null, stack: undefined },
+          data: { ...data, domainCode: cause.code, details: cause.details ?? null },
         };
       }
       if (cause instanceof ZodError) {
@@ -70,26 +72,34 @@ const t = initTRPC
         return {
           ...shape,
           message,
-          data: { ...shape.data, domainCode: "INVALID_INPUT", details: { field }, stack: undefined },
+          data: { ...data, domainCode: "INVALID_INPUT", details: { field } },
         };
       }
       if (error.code === "INTERNAL_SERVER_ERROR") {
         return {
           ...shape,
           message: "Internal error. The server log has details under this request's id.",
-          data: { ...shape.data, domainCode: "INTERNAL", details: null, stack: undefined },
+          data: { ...data, domainCode: "INTERNAL", details: null },
         };
       }
-      return { ...shape, data: { ...shape.data, domainCode: null, details: null, stack: undefined } };
+      return { ...shape, data: { ...data, domainCode: null, details: null } };
     },
   });
 
-/** Turns a DomainError thrown anywhere below into the matching tRPC error. */
+/**
+ * Turns a DomainError thrown anywhere below, or an input that failed its schema, into
+ * the matching tRPC error with a message naming the field (for server-side callers
+ * too, not only over HTTP).
+ */
 const mapDomainErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && isDomainError(result.error.cause)) {
-    const cause = result.error.cause;
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  if (isDomainError(cause)) {
     throw new TRPCError({ code: trpcCodeFor(cause.code, cause.status), message: cause.message, cause });
+  }
+  if (cause instanceof ZodError) {
+    throw new TRPCError({ code: "BAD_REQUEST", message: zodMessage(cause).message, cause });
   }
   return result;
 });

@@ -9,21 +9,22 @@ export interface Health {
   uptimeSeconds: number;
 }
 
+async function appliedMigrationNames(db: Awaited<ReturnType<typeof database>>["db"]): Promise<Set<string>> {
+  // A database never migrated has no history table: everything is pending.
+  const rows = await db
+    .$queryRawUnsafe<{ migration_name: string }[]>(
+      "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+    )
+    .catch(() => []);
+  return new Set(rows.map((r) => r.migration_name));
+}
+
 export async function checkHealth(): Promise<Health> {
   const base = { process: "up" as const, uptimeSeconds: Math.round(process.uptime()) };
+  let opened: Awaited<ReturnType<typeof database>>;
   try {
-    const opened = await database();
-    const applied = await opened.db.$queryRawUnsafe<{ migration_name: string }[]>(
-      "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
-    );
-    const done = new Set(applied.map((r) => r.migration_name));
-    const pending = (await committedMigrationNames()).filter((m) => !done.has(m));
-    return {
-      ...base,
-      status: pending.length ? "degraded" : "ok",
-      database: { kind: opened.kind, reachable: true },
-      migrations: { current: pending.length === 0, pending },
-    };
+    opened = await database();
+    await opened.db.$queryRawUnsafe("SELECT 1");
   } catch (error) {
     return {
       ...base,
@@ -32,4 +33,12 @@ export async function checkHealth(): Promise<Health> {
       migrations: { current: false, pending: [] },
     };
   }
+  const done = await appliedMigrationNames(opened.db);
+  const pending = (await committedMigrationNames()).filter((m) => !done.has(m));
+  return {
+    ...base,
+    status: pending.length ? "degraded" : "ok",
+    database: { kind: opened.kind, reachable: true },
+    migrations: { current: pending.length === 0, pending },
+  };
 }

@@ -1,0 +1,41 @@
+import { readFile } from "node:fs/promises";
+import { afterAll, beforeAll, inject } from "vitest";
+import { resetAuth } from "@/server/auth";
+import { closeDatabase, useDatabase } from "@/server/db";
+import { type OpenedDatabase, openDatabase } from "@/server/db/open";
+import { adminQuery, databaseUrl, randomName, usePostgres } from "./template";
+
+async function openFromTemplate(): Promise<{ opened: OpenedDatabase; drop: () => Promise<void> }> {
+  if (usePostgres) {
+    const name = randomName("qm_test");
+    await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
+    const opened = await openDatabase({ url: databaseUrl(name) });
+    return { opened, drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  }
+  const tar = await readFile(inject("pgliteTemplate"));
+  const opened = await openDatabase({ dataDir: "memory://", loadDataDir: new Blob([tar]) });
+  return { opened, drop: async () => {} };
+}
+
+/**
+ * Gives the calling test file a fresh, migrated database of its own and installs it
+ * as the process's database, so domain code and transports use it unchanged.
+ */
+export function useTestDatabase(): { current(): OpenedDatabase } {
+  let handle: { opened: OpenedDatabase; drop: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    handle = await openFromTemplate();
+    useDatabase(handle.opened);
+    resetAuth();
+  });
+  afterAll(async () => {
+    await closeDatabase();
+    await handle?.drop();
+  });
+  return {
+    current() {
+      if (!handle) throw new Error("database not ready: call inside a test or hook");
+      return handle.opened;
+    },
+  };
+}
