@@ -42,7 +42,7 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema>;
 
-function parse(source: NodeJS.ProcessEnv): Env {
+function parse(source: Record<string, string | undefined>): Env {
   const values = Object.fromEntries(
     Object.keys(schema.shape).map((k) => [k, source[k] === "" ? undefined : source[k]]),
   );
@@ -60,6 +60,6 @@ function parse(source: NodeJS.ProcessEnv): Env {
 export const env: Env = parse(process.env);
 
 /** For tests and scripts that change the environment after start. */
-export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
   return parse(source);
 }
