@@ -18,6 +18,7 @@ import type * as Engine from "@prisma/schema-engine-wasm";
 import { committedMigrationNames, MIGRATIONS_DIR } from "./migrations-dir";
 
 const require = createRequire(import.meta.url);
+
 export { MIGRATIONS_DIR };
 export const SCHEMA_PATH = path.resolve(process.cwd(), "prisma/schema.prisma");
 

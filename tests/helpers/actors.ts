@@ -22,18 +22,26 @@ export function callerFor(actor: Actor | null) {
   return createCaller({ actor, requestId: "test", log });
 }
 
+// The wire shape of a tRPC answer (superjson-wrapped), loosely typed for assertions.
+type TrpcBody = {
+  // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary JSON
+  result: { data: { json: any } };
+  error: { json: { message: string; data: Record<string, unknown> } };
+};
+
 /** A real HTTP request through the tRPC fetch handler (headers, status codes, JSON). */
 export async function trpcHttp(
   procedure: string,
   options: { input?: unknown; headers?: Record<string, string>; mutation?: boolean } = {},
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: TrpcBody }> {
   const json = JSON.stringify({ json: options.input ?? null });
   const url = new URL(`${ORIGIN}/api/trpc/${procedure}`);
   let init: RequestInit = { method: "GET", headers: options.headers };
-  if (options.mutation) init = { method: "POST", body: json, headers: { "content-type": "application/json", ...options.headers } };
+  if (options.mutation)
+    init = { method: "POST", body: json, headers: { "content-type": "application/json", ...options.headers } };
   else if (options.input !== undefined) url.searchParams.set("input", json);
   const response = await handleTrpcRequest(new Request(url, init));
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as TrpcBody };
 }
 
 /** Signs in through better-auth's real endpoint; returns the Cookie header to send. */

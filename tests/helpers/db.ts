@@ -21,7 +21,7 @@ async function openFromTemplate(): Promise<{ opened: OpenedDatabase; drop: () =>
  * Gives the calling test file a fresh, migrated database of its own and installs it
  * as the process's database, so domain code and transports use it unchanged.
  */
-export function useTestDatabase(): { current(): OpenedDatabase } {
+export function withTestDatabase(): { current(): OpenedDatabase } {
   let handle: { opened: OpenedDatabase; drop: () => Promise<void> } | undefined;
   beforeAll(async () => {
     handle = await openFromTemplate();

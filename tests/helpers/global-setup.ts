@@ -21,7 +21,9 @@ export default async function setup(project: TestProject) {
     await applyMigrations(opened.adapterFactory);
     await opened.close();
     // A pooled connection may outlive close() briefly; a template must have none.
-    await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
+    await adminQuery(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+    );
     project.provide("postgresTemplate", name);
     project.provide("pgliteTemplate", "");
     return async () => {

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { Role } from "@/server/roles";
 import { appRouter } from "@/server/trpc/root";
 import { callerFor, makeUser, ORIGIN, signIn, trpcHttp } from "../helpers/actors";
-import { useTestDatabase } from "../helpers/db";
+import { withTestDatabase } from "../helpers/db";
 
-useTestDatabase();
+withTestDatabase();
 
 type Procedures = Record<string, { _def: { meta?: { role?: Role | "public" }; type: string } }>;
 const procedures = appRouter._def.procedures as unknown as Procedures;
@@ -21,7 +21,9 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 
 /** Calls any procedure by its dotted path with an empty input; only the auth outcome matters here. */
 function call(caller: ReturnType<typeof callerFor>, path: string) {
-  const fn = path.split(".").reduce<any>((node, part) => node[part], caller);
+  const fn = path.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], caller) as (
+    input: unknown,
+  ) => Promise<unknown>;
   return fn({});
 }
 
@@ -68,7 +70,9 @@ describe("roles", () => {
     const admin = await makeUser("admin");
     const before = (await callerFor(admin.actor).users.list()).length;
     const viewer = callerFor(actor);
-    await expect(viewer.users.create({ email: "x@example.test", name: "X", role: "admin", password: "long-enough-password" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      viewer.users.create({ email: "x@example.test", name: "X", role: "admin", password: "long-enough-password" }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(viewer.apiKeys.create({ name: "nope", role: "admin" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect((await callerFor(admin.actor).users.list()).length).toBe(before);
   });
@@ -126,11 +130,23 @@ describe("console sessions", () => {
 
   it("the last enabled admin cannot be demoted or disabled", async () => {
     // A fresh set of admins: demote all but one, then try the last.
-    const admins = (await callerFor((await makeUser("admin")).actor).users.list()).filter((u) => u.role === "admin" && !u.disabledAt);
+    const admins = (await callerFor((await makeUser("admin")).actor).users.list()).filter(
+      (u) => u.role === "admin" && !u.disabledAt,
+    );
     const keeper = admins[0]!;
-    const keeperActor = { kind: "user" as const, id: keeper.id, email: keeper.email, name: keeper.name, role: "admin" as const };
+    const keeperActor = {
+      kind: "user" as const,
+      id: keeper.id,
+      email: keeper.email,
+      name: keeper.name,
+      role: "admin" as const,
+    };
     for (const other of admins.slice(1)) await callerFor(keeperActor).users.update({ id: other.id, role: "viewer" });
-    await expect(callerFor(keeperActor).users.update({ id: keeper.id, role: "operator" })).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(callerFor(keeperActor).users.update({ id: keeper.id, disabled: true })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(callerFor(keeperActor).users.update({ id: keeper.id, role: "operator" })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
+    await expect(callerFor(keeperActor).users.update({ id: keeper.id, disabled: true })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
   });
 });

@@ -3,9 +3,9 @@ import { getDb } from "@/server/db";
 import { ensureBootstrapApiKey } from "@/server/domain/api-keys/api-keys";
 import { hashToken } from "@/server/tokens";
 import { callerFor, makeUser, trpcHttp } from "../helpers/actors";
-import { useTestDatabase } from "../helpers/db";
+import { withTestDatabase } from "../helpers/db";
 
-useTestDatabase();
+withTestDatabase();
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -53,8 +53,13 @@ describe("API keys", () => {
 
   it("rejects a blank or over-long name, naming the field and the limit", async () => {
     const admin = callerFor((await makeUser("admin")).actor);
-    await expect(admin.apiKeys.create({ name: " ", role: "viewer" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "name: is required" });
-    await expect(admin.apiKeys.create({ name: "x".repeat(101), role: "viewer" })).rejects.toMatchObject({ message: "name: must be at most 100 characters" });
+    await expect(admin.apiKeys.create({ name: " ", role: "viewer" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "name: is required",
+    });
+    await expect(admin.apiKeys.create({ name: "x".repeat(101), role: "viewer" })).rejects.toMatchObject({
+      message: "name: must be at most 100 characters",
+    });
   });
 
   it("QM_BOOTSTRAP_API_KEY makes exactly one admin key with that value, idempotently", async () => {
@@ -83,7 +88,12 @@ describe("audit log", () => {
       expect.arrayContaining(["api_key.create audited", "api_key.revoke audited", `user.update ${target.email}`]),
     );
     const update = mine.items.find((e) => e.action === "user.update");
-    expect(update).toMatchObject({ actorType: "user", actorId: actor.kind === "user" ? actor.id : null, targetType: "user", targetId: target.user.id });
+    expect(update).toMatchObject({
+      actorType: "user",
+      actorId: actor.kind === "user" ? actor.id : null,
+      targetType: "user",
+      targetId: target.user.id,
+    });
     expect(update?.details).toEqual({ role: { from: "viewer", to: "curator" } });
 
     const onlyRevokes = await admin.audit.list({ action: "api_key.revoke" });
@@ -97,7 +107,11 @@ describe("audit log", () => {
   it("writes made with an API key are attributed to that key", async () => {
     const admin = callerFor((await makeUser("admin")).actor);
     const { key } = await admin.apiKeys.create({ name: "automation", role: "admin" });
-    const res = await trpcHttp("apiKeys.create", { mutation: true, input: { name: "made-by-key", role: "viewer" }, headers: bearer(key) });
+    const res = await trpcHttp("apiKeys.create", {
+      mutation: true,
+      input: { name: "made-by-key", role: "viewer" },
+      headers: bearer(key),
+    });
     expect(res.status).toBe(200);
     const events = await admin.audit.list({ action: "api_key.create", search: "made-by-key" });
     expect(events.items[0]).toMatchObject({ actorType: "api_key", actorLabel: 'API key "automation"' });

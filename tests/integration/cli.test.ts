@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/server/db/open";
-import { databaseUrl, randomName, usePostgres, adminQuery } from "../helpers/template";
+import { adminQuery, databaseUrl, randomName, usePostgres } from "../helpers/template";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-cli-"));
 const pgName = randomName("qm_cli");
@@ -16,7 +16,11 @@ afterAll(async () => {
 function qm(args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, QM_DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "silent" };
   if (usePostgres) env.DATABASE_URL = databaseUrl(pgName);
-  return spawnSync(process.execPath, ["--import", "tsx", "scripts/qm.ts", ...args], { env, encoding: "utf8", timeout: 90_000 });
+  return spawnSync(process.execPath, ["--import", "tsx", "scripts/qm.ts", ...args], {
+    env,
+    encoding: "utf8",
+    timeout: 90_000,
+  });
 }
 
 describe("npm run qm -- create-admin", () => {

@@ -3,9 +3,9 @@ import { GET } from "@/app/api/health/route";
 import { useDatabase } from "@/server/db";
 import { committedMigrationNames } from "@/server/db/migrations-dir";
 import { openDatabase } from "@/server/db/open";
-import { useTestDatabase } from "../helpers/db";
+import { withTestDatabase } from "../helpers/db";
 
-const test = useTestDatabase();
+const test = withTestDatabase();
 
 describe("GET /api/health", () => {
   it("answers 200 with the database reachable and migrations current", async () => {
@@ -13,7 +13,12 @@ describe("GET /api/health", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const body = await res.json();
-    expect(body).toMatchObject({ status: "ok", process: "up", database: { reachable: true }, migrations: { current: true, pending: [] } });
+    expect(body).toMatchObject({
+      status: "ok",
+      process: "up",
+      database: { reachable: true },
+      migrations: { current: true, pending: [] },
+    });
   });
 
   it("answers 503 and lists what is pending on a database that was never migrated", async () => {

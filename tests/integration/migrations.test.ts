@@ -23,7 +23,9 @@ describe("migrations", () => {
       expect(await applyMigrations(opened.adapterFactory)).toEqual([]);
       // The schema the client expects is really there: a round trip through a model.
       await opened.db.installationSetting.create({ data: { key: "probe", value: { ok: true } } });
-      expect((await opened.db.installationSetting.findUnique({ where: { key: "probe" } }))?.value).toEqual({ ok: true });
+      expect((await opened.db.installationSetting.findUnique({ where: { key: "probe" } }))?.value).toEqual({
+        ok: true,
+      });
     } finally {
       await opened.close();
       await drop();
