@@ -1,7 +1,9 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
 import { auditRouter } from "./routers/audit";
+import { catalogRouter } from "./routers/catalog";
 import { meRouter } from "./routers/me";
+import { sourcesRouter } from "./routers/sources";
 import { usersRouter } from "./routers/users";
 
 export const appRouter = router({
@@ -9,6 +11,8 @@ export const appRouter = router({
   users: usersRouter,
   apiKeys: apiKeysRouter,
   audit: auditRouter,
+  sources: sourcesRouter,
+  catalog: catalogRouter,
 });
 
 export type AppRouter = typeof appRouter;

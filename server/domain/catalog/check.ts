@@ -1,0 +1,155 @@
+/**
+ * One catalog check of an MCP Connection: list with every limit enforced, then replace
+ * the catalog atomically, or fail as a whole and leave the active catalog untouched.
+ * Every check is recorded with its outcome and measurements.
+ */
+import { decryptJson } from "../../crypto";
+import { getDb } from "../../db";
+import { notFound } from "../../errors";
+import { Prisma } from "../../generated/prisma/client";
+import { log } from "../../log";
+import { loadUrlPolicy } from "../sources/network-policy";
+import { CheckFailure, internalCheckFailure, isCheckFailure } from "./failures";
+import { type ListProgress, listMcpCatalog } from "./mcp-lister";
+import { publishCatalog, SourceGone } from "./publish";
+
+export type CheckTriggerKind = "schedule" | "manual" | "create";
+
+export interface CheckOutcome {
+  checkId: string;
+  status: "succeeded" | "failed" | "cancelled";
+  failure?: { code: string; message: string; details: Record<string, unknown> };
+  added: number;
+  removed: number;
+  changed: number;
+  pages: number;
+  tools: number;
+  bytes: number;
+}
+
+// Progress is written at most this often: live enough for the console, cheap for the database.
+const PROGRESS_WRITE_MS = 200;
+
+export async function runCatalogCheck(
+  sourceId: string,
+  trigger: CheckTriggerKind,
+  options: { signal?: AbortSignal } = {},
+): Promise<CheckOutcome> {
+  const db = await getDb();
+  const source = await db.source.findUnique({
+    where: { id: sourceId },
+    select: { id: true, kind: true, url: true, encryptedHeaders: true },
+  });
+  if (!source?.url || source.kind !== "mcp_connection") throw notFound("MCP Connection");
+  const check = await db.catalogCheck.create({ data: { sourceId, trigger }, select: { id: true, startedAt: true } });
+  let lastWrite = 0;
+  let last: ListProgress = { pages: 0, tools: 0, bytes: 0 };
+
+  const writeProgress = async (p: ListProgress, force = false) => {
+    last = p;
+    if (!force && Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
+    lastWrite = Date.now();
+    await db.catalogCheck.updateMany({
+      where: { id: check.id },
+      data: { pages: p.pages, tools: p.tools, bytes: p.bytes },
+    });
+  };
+
+  try {
+    const headers = source.encryptedHeaders ? decryptJson<Record<string, string>>(source.encryptedHeaders) : {};
+    const { allowLinkLocal } = await loadUrlPolicy();
+    const { tools, progress } = await listMcpCatalog({
+      url: source.url,
+      headers,
+      allowLinkLocal,
+      signal: options.signal,
+      onProgress: (p) => writeProgress(p),
+    });
+    const finishedAt = new Date();
+    const result = await publishCatalog(sourceId, tools, { checkId: check.id, at: finishedAt }, async (tx, r) => {
+      await tx.catalogCheck.update({
+        where: { id: check.id },
+        data: {
+          status: "succeeded",
+          finishedAt,
+          pages: progress.pages,
+          tools: progress.tools,
+          bytes: progress.bytes,
+          added: r.added,
+          removed: r.removed,
+          changed: r.changed,
+        },
+      });
+      await tx.source.update({
+        where: { id: sourceId },
+        data: {
+          lastCheckAt: finishedAt,
+          lastSuccessAt: finishedAt,
+          failingSince: null,
+          lastFailureCode: null,
+          lastFailureMessage: null,
+          lastFailureDetails: Prisma.DbNull,
+        },
+      });
+    });
+    return {
+      checkId: check.id,
+      status: "succeeded",
+      ...result,
+      pages: progress.pages,
+      tools: progress.tools,
+      bytes: progress.bytes,
+    };
+  } catch (error) {
+    if (
+      error instanceof SourceGone ||
+      !(await db.source.findUnique({ where: { id: sourceId }, select: { id: true } }))
+    ) {
+      // Deleted while it was being checked: its checks went with it; nothing to record.
+      return { checkId: check.id, status: "cancelled", added: 0, removed: 0, changed: 0, ...last };
+    }
+    let failure: CheckFailure;
+    if (isCheckFailure(error)) failure = error;
+    else if (options.signal?.aborted)
+      failure = new CheckFailure("CATALOG_CHECK_FAILED", "Interrupted: Quartermaster was shutting down.");
+    else {
+      log.error({ err: error, sourceId, checkId: check.id }, "catalog check broke");
+      failure = internalCheckFailure();
+    }
+    const finishedAt = new Date();
+    await db.$transaction([
+      db.catalogCheck.update({
+        where: { id: check.id },
+        data: {
+          status: "failed",
+          finishedAt,
+          failureCode: failure.code,
+          failureMessage: failure.message,
+          failureDetails: failure.details as never,
+          pages: last.pages,
+          tools: last.tools,
+          bytes: last.bytes,
+        },
+      }),
+      db.source.update({
+        where: { id: sourceId },
+        data: {
+          lastCheckAt: finishedAt,
+          lastFailureCode: failure.code,
+          lastFailureMessage: failure.message,
+          lastFailureDetails: failure.details as never,
+        },
+      }),
+      db.source.updateMany({ where: { id: sourceId, failingSince: null }, data: { failingSince: finishedAt } }),
+    ]);
+    return {
+      checkId: check.id,
+      status: "failed",
+      failure: { code: failure.code, message: failure.message, details: failure.details },
+      added: 0,
+      removed: 0,
+      changed: 0,
+      ...last,
+    };
+  }
+}

@@ -1,0 +1,123 @@
+import { type Actor, requireRole } from "../../actor";
+import { getDb } from "../../db";
+import { DomainError, notFound } from "../../errors";
+import { recordAudit } from "../audit/record";
+import { ZChecksInput, ZSourceIdInput } from "../sources/schemas";
+import { parseInput } from "../validation";
+import { type CheckOutcome, runCatalogCheck } from "./check";
+import { claimSource, releaseSource } from "./lease";
+
+const CHECK_SELECT = {
+  id: true,
+  trigger: true,
+  status: true,
+  startedAt: true,
+  finishedAt: true,
+  failureCode: true,
+  failureMessage: true,
+  failureDetails: true,
+  pages: true,
+  tools: true,
+  bytes: true,
+  added: true,
+  removed: true,
+  changed: true,
+} as const;
+
+async function waitForRunningCheck(sourceId: string, startedAfter: Date): Promise<CheckOutcome> {
+  const db = await getDb();
+  const deadline = Date.now() + 150_000;
+  while (Date.now() < deadline) {
+    const latest = await db.catalogCheck.findFirst({
+      where: { sourceId },
+      orderBy: { startedAt: "desc" },
+      select: CHECK_SELECT,
+    });
+    if (latest && latest.status !== "running" && latest.finishedAt && latest.finishedAt >= startedAfter) {
+      return {
+        checkId: latest.id,
+        status: latest.status,
+        failure: latest.failureCode
+          ? {
+              code: latest.failureCode,
+              message: latest.failureMessage ?? "",
+              details: (latest.failureDetails ?? {}) as Record<string, unknown>,
+            }
+          : undefined,
+        added: latest.added,
+        removed: latest.removed,
+        changed: latest.changed,
+        pages: latest.pages,
+        tools: latest.tools,
+        bytes: latest.bytes,
+      };
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new DomainError("CONFLICT", "Another check of this Source is still running; try again shortly.");
+}
+
+/**
+ * "Check now": runs a check and returns when it has finished, with its outcome. When a
+ * check of the Source is already running (here or on another instance), waits for that
+ * one instead of starting a second.
+ */
+export async function checkNow(actor: Actor, raw: { id: string }): Promise<CheckOutcome> {
+  requireRole(actor, "operator");
+  const { id } = parseInput(ZSourceIdInput, raw);
+  const db = await getDb();
+  const source = await db.source.findUnique({
+    where: { id },
+    select: { kind: true, name: true, checkIntervalSeconds: true },
+  });
+  if (!source) throw notFound("Source");
+  if (source.kind !== "mcp_connection") {
+    throw new DomainError(
+      "INVALID_INPUT",
+      "id: SDK Tool Hosts publish by registering; only MCP Connections are checked.",
+      { field: "id" },
+    );
+  }
+  await recordAudit(db, actor, {
+    action: "source.check_now",
+    targetType: "source",
+    targetId: id,
+    targetLabel: source.name,
+  });
+  const requestedAt = new Date();
+  if (!(await claimSource(id))) return waitForRunningCheck(id, requestedAt);
+  try {
+    return await runCatalogCheck(id, "manual");
+  } finally {
+    await releaseSource(id, new Date(Date.now() + (source.checkIntervalSeconds ?? 3600) * 1000));
+  }
+}
+
+export async function listChecks(actor: Actor, raw: { id: string; limit?: number; cursor?: string }) {
+  requireRole(actor, "viewer");
+  const input = parseInput(ZChecksInput, raw);
+  const db = await getDb();
+  const rows = await db.catalogCheck.findMany({
+    where: { sourceId: input.id },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: input.limit + 1,
+    ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
+    select: CHECK_SELECT,
+  });
+  const hasMore = rows.length > input.limit;
+  const items = hasMore ? rows.slice(0, input.limit) : rows;
+  return { items, nextCursor: hasMore ? (items.at(-1)?.id ?? null) : null };
+}
+
+/** The running check of a Source, if any, with pages, Tools and bytes so far. */
+export async function checkProgress(actor: Actor, raw: { id: string }) {
+  requireRole(actor, "viewer");
+  const { id } = parseInput(ZSourceIdInput, raw);
+  const db = await getDb();
+  const running = await db.catalogCheck.findFirst({
+    where: { sourceId: id, status: "running" },
+    orderBy: { startedAt: "desc" },
+    select: { id: true, startedAt: true, pages: true, tools: true, bytes: true },
+  });
+  return running ?? null;
+}

@@ -1,0 +1,70 @@
+/**
+ * Why a catalog check (or an SDK registration) failed as a whole. Each code names one
+ * cause; the message says what was measured against which limit, in words an operator
+ * can act on, and `details` carries the same facts for programs.
+ */
+export const CHECK_FAILURE_CODES = {
+  CATALOG_TIMEOUT: "The check did not finish within its time limit.",
+  CATALOG_TOO_MANY_PAGES: "The catalog needs more pages than one check may read.",
+  CATALOG_TOO_MANY_TOOLS: "The catalog has more Tools than one Source may publish.",
+  CATALOG_TOO_LARGE: "The Tool definitions together exceed the catalog size limit.",
+  CATALOG_CURSOR_LOOP: "The server returned a cursor it had already returned.",
+  CATALOG_DUPLICATE_TOOL_NAME: "Two Tools share one native name.",
+  CATALOG_RESPONSE_TOO_LARGE: "One response from the server exceeded the size limit.",
+  CATALOG_TRANSPORT_ERROR: "The server could not be reached.",
+  CATALOG_HTTP_ERROR: "The server answered with an HTTP error.",
+  CATALOG_UNAUTHORIZED: "The server refused the Connection's credentials.",
+  CATALOG_REMOTE_ERROR: "The server answered with a JSON-RPC error.",
+  CATALOG_MALFORMED_RESPONSE: "The server's answer is not a valid MCP response.",
+  CATALOG_ADDRESS_BLOCKED: "The server's address is in a range Connections may not reach.",
+  TOOL_DEFINITION_TOO_LARGE: "One Tool definition exceeds the size limit.",
+  TOOL_NAME_INVALID: "A Tool's native name is empty or too long.",
+  TOOL_DESCRIPTION_TOO_LONG: "A Tool's description is too long.",
+  TOOL_SCHEMA_TOO_DEEP: "A Tool's JSON Schemas are nested too deeply.",
+  TOOL_SCHEMA_TOO_LARGE: "A Tool's JSON Schemas have too many nodes, or an SDK input schema is too large.",
+  CATALOG_CHECK_FAILED: "Quartermaster itself failed while checking (see the server log).",
+  TOO_MANY_TOOLS: "An SDK registration has more Tools than one Source may publish.",
+  REQUEST_BODY_TOO_LARGE: "An SDK registration request body is too large.",
+} as const;
+
+export type CheckFailureCode = keyof typeof CHECK_FAILURE_CODES;
+
+export interface FailureDetails {
+  measured?: number | string;
+  limit?: number;
+  unit?: string;
+  tool?: string;
+  page?: number;
+  [key: string]: unknown;
+}
+
+export class CheckFailure extends Error {
+  override readonly name = "CheckFailure";
+  constructor(
+    readonly code: CheckFailureCode,
+    message: string,
+    readonly details: FailureDetails = {},
+  ) {
+    super(message);
+  }
+}
+
+export function isCheckFailure(error: unknown): error is CheckFailure {
+  return (error as { name?: unknown } | null)?.name === "CheckFailure";
+}
+
+const nf = new Intl.NumberFormat("en");
+export const fmt = (n: number) => nf.format(n);
+export function fmtBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(2)} MiB (${fmt(n)} bytes)`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB (${fmt(n)} bytes)`;
+  return `${fmt(n)} bytes`;
+}
+
+/** The failure recorded when Quartermaster itself broke during a check (a bug, not the server). */
+export function internalCheckFailure(): CheckFailure {
+  return new CheckFailure(
+    "CATALOG_CHECK_FAILED",
+    "Quartermaster failed while running the check; the server log has details.",
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Who runs a Source's next check. A lease row-lock (`FOR UPDATE SKIP LOCKED`) works the
+ * same on PGlite and PostgreSQL, so any number of instances sharing one database never
+ * run the same check twice, and a crashed instance's lease simply expires.
+ */
+import { hostname } from "node:os";
+import { getDb } from "../../db";
+import { LIMITS } from "../../limits";
+
+/** Long enough for the slowest legal check plus its commit. */
+export const LEASE_MS = LIMITS.CHECK_WALL_CLOCK_MS.value * 4;
+export const INSTANCE_ID = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+
+/** Claims up to `limit` MCP Connections whose check is due. */
+export async function claimDueSources(limit: number, now = new Date()): Promise<string[]> {
+  const db = await getDb();
+  const until = new Date(now.getTime() + LEASE_MS);
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE source SET "leaseUntil" = ${until}, "leaseOwner" = ${INSTANCE_ID}
+    WHERE id IN (
+      SELECT id FROM source
+      WHERE kind = 'mcp_connection' AND "pausedAt" IS NULL
+        AND "nextCheckAt" IS NOT NULL AND "nextCheckAt" <= ${now}
+        AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
+      ORDER BY "nextCheckAt"
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id`;
+  return rows.map((r) => r.id);
+}
+
+/** Claims one Source for an on-demand check; false when another check holds it. */
+export async function claimSource(id: string, now = new Date()): Promise<boolean> {
+  const db = await getDb();
+  const until = new Date(now.getTime() + LEASE_MS);
+  const claimed = await db.$executeRaw`
+    UPDATE source SET "leaseUntil" = ${until}, "leaseOwner" = ${INSTANCE_ID}
+    WHERE id = ${id} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})`;
+  return claimed === 1;
+}
+
+/** Releases a lease and schedules the next check. */
+export async function releaseSource(id: string, nextCheckAt: Date | null): Promise<void> {
+  const db = await getDb();
+  await db.source.updateMany({
+    where: { id, leaseOwner: INSTANCE_ID },
+    data: { leaseUntil: null, leaseOwner: null, nextCheckAt },
+  });
+}

@@ -1,0 +1,386 @@
+/**
+ * Lists an MCP server's Tools page by page with the SDK client, enforcing every
+ * catalog-check limit while the pages stream in: a check that breaks one stops at once
+ * and throws CheckFailure, without reading further.
+ */
+import { lookup as dnsLookup } from "node:dns";
+import { setMaxListeners } from "node:events";
+import { isIP } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { Agent, fetch as undiciFetch } from "undici";
+import { z } from "zod";
+import { LIMITS } from "../../limits";
+import { blockedAddressReason } from "../sources/url-policy";
+import { CheckFailure, fmt, fmtBytes } from "./failures";
+import { type PublishedTool, validateToolDefinition } from "./validate-tool";
+
+export interface ListProgress {
+  pages: number;
+  tools: number;
+  bytes: number;
+}
+
+export interface ListOptions {
+  url: string;
+  headers: Record<string, string>;
+  allowLinkLocal: boolean;
+  /** Aborts the listing (e.g. the Source was deleted). */
+  signal?: AbortSignal;
+  onProgress?: (progress: ListProgress) => void | Promise<void>;
+  /** Limits, overridable for tests of the limit machinery itself. */
+  limits?: Partial<typeof DEFAULT_LIMITS>;
+}
+
+const DEFAULT_LIMITS = {
+  wallClockMs: LIMITS.CHECK_WALL_CLOCK_MS.value,
+  pages: LIMITS.CHECK_PAGES.value,
+  tools: LIMITS.CHECK_TOOLS.value,
+  definitionBytes: LIMITS.CHECK_DEFINITION_BYTES.value,
+  responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
+};
+
+// The SDK's own result schema would refuse a whole page for one Tool whose schema a
+// model cannot take; such a Tool belongs in the catalog, marked, so pages are read
+// loosely and every Tool is judged by validateToolDefinition.
+const LoosePage = z.object({ tools: z.unknown(), nextCursor: z.unknown().optional() }).passthrough();
+
+class ResponseTooLarge extends Error {
+  constructor(readonly measured: number) {
+    super("response too large");
+  }
+}
+class AddressBlocked extends Error {
+  constructor(
+    readonly address: string,
+    readonly reason: string,
+  ) {
+    super(`address blocked: ${address}`);
+  }
+}
+
+/** Connects through a resolver that refuses blocked addresses at connect time (no DNS-rebinding gap). */
+function guardedDispatcher(allowLinkLocal: boolean): Agent {
+  return new Agent({
+    connect: {
+      lookup(hostname, options, callback) {
+        dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+          if (error) return callback(error, "", 0);
+          const list = addresses as unknown as { address: string; family: number }[];
+          if (!allowLinkLocal) {
+            for (const a of list) {
+              const reason = blockedAddressReason(a.address);
+              if (reason) return callback(new AddressBlocked(a.address, reason), "", 0);
+            }
+          }
+          if ((options as { all?: boolean }).all)
+            return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+          const first = list[0];
+          if (!first) return callback(new Error(`no address for ${hostname}`), "", 0);
+          callback(null, first.address, first.family);
+        });
+      },
+    },
+  });
+}
+
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  while (current && chain.length < 6) {
+    chain.push(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+export async function listMcpCatalog(
+  options: ListOptions,
+): Promise<{ tools: PublishedTool[]; progress: ListProgress }> {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const started = Date.now();
+  const controller = new AbortController();
+  // Each page's request and fetch listen on this one signal, for at most `pages` pages.
+  setMaxListeners(limits.pages * 4 + 16, controller.signal);
+  const timer = setTimeout(() => controller.abort(new Error("timeout")), limits.wallClockMs);
+  const onOuterAbort = () => controller.abort(options.signal?.reason ?? new Error("aborted"));
+  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+
+  const progress: ListProgress = { pages: 0, tools: 0, bytes: 0 };
+  // A failure seen inside the transport (an oversized or unparsable response, a blocked
+  // address) is kept here: the SDK may report it only as a closed or timed-out request.
+  let transportFailure: CheckFailure | undefined;
+  const fail = (failure: CheckFailure) => {
+    transportFailure ??= failure;
+    controller.abort(failure);
+  };
+
+  const host = new URL(options.url).hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host) && !options.allowLinkLocal) {
+    const reason = blockedAddressReason(host);
+    if (reason)
+      throw new CheckFailure(
+        "CATALOG_ADDRESS_BLOCKED",
+        `${host} is ${reason}; an admin must allow link-local addresses first.`,
+        { address: host },
+      );
+  }
+
+  const dispatcher = guardedDispatcher(options.allowLinkLocal);
+  const countingFetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const response = (await undiciFetch(url, {
+      ...(init as object),
+      dispatcher,
+      signal: init?.signal ?? controller.signal,
+    } as never)) as unknown as Response;
+    if (!response.body) return response;
+    let received = 0;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, stream) {
+          received += chunk.byteLength;
+          if (received > limits.responseBytes) {
+            const failure = new CheckFailure(
+              "CATALOG_RESPONSE_TOO_LARGE",
+              `One response from the server passed ${fmtBytes(limits.responseBytes)} (received ${fmtBytes(received)} before stopping); a remote response may be at most ${fmtBytes(limits.responseBytes)}.`,
+              { measured: received, limit: limits.responseBytes, unit: "bytes", page: progress.pages + 1 },
+            );
+            fail(failure);
+            stream.error(new ResponseTooLarge(received));
+            return;
+          }
+          stream.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+
+  const transport = new StreamableHTTPClientTransport(new URL(options.url), {
+    requestInit: { headers: options.headers },
+    fetch: countingFetch,
+    reconnectionOptions: {
+      maxReconnectionDelay: 1000,
+      initialReconnectionDelay: 1000,
+      reconnectionDelayGrowFactor: 1,
+      maxRetries: 0,
+    },
+  });
+  const client = new Client({ name: "quartermaster-catalog-check", version: "1" }, { capabilities: {} });
+  client.onerror = (error) => {
+    for (const e of causeChain(error)) {
+      if (e instanceof AddressBlocked) {
+        return fail(
+          new CheckFailure(
+            "CATALOG_ADDRESS_BLOCKED",
+            `${e.address} is ${e.reason}; an admin must allow link-local addresses first.`,
+            { address: e.address },
+          ),
+        );
+      }
+    }
+    const message = String((error as Error)?.message ?? error);
+    if (error instanceof SyntaxError || (error as { name?: string }).name === "ZodError") {
+      fail(
+        new CheckFailure(
+          "CATALOG_MALFORMED_RESPONSE",
+          `The server sent something that is not JSON-RPC: ${message.slice(0, 300)}`,
+          { page: progress.pages + 1 },
+        ),
+      );
+    } else if (message.includes("unknown message ID")) {
+      // Otherwise the request we did make would wait for an answer until the clock ran out.
+      fail(
+        new CheckFailure(
+          "CATALOG_MALFORMED_RESPONSE",
+          "The server answered a request that was never made (wrong JSON-RPC id).",
+          { page: progress.pages + 1 },
+        ),
+      );
+    }
+  };
+
+  const remaining = () => Math.max(1, limits.wallClockMs - (Date.now() - started));
+  const tools: PublishedTool[] = [];
+  const names = new Set<string>();
+  const cursors = new Set<string>();
+  try {
+    await client.connect(transport, { signal: controller.signal, timeout: remaining() });
+    let cursor: string | undefined;
+    for (;;) {
+      if (progress.pages >= limits.pages) {
+        throw new CheckFailure(
+          "CATALOG_TOO_MANY_PAGES",
+          `The catalog needs more than ${fmt(limits.pages)} pages: page ${fmt(limits.pages)} still returned a nextCursor. One check may read at most ${fmt(limits.pages)} pages.`,
+          { measured: `more than ${limits.pages}`, limit: limits.pages, unit: "pages" },
+        );
+      }
+      const page = progress.pages + 1;
+      const result = await client.request(
+        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+        LoosePage,
+        {
+          signal: controller.signal,
+          timeout: remaining(),
+        },
+      );
+      if (!Array.isArray(result.tools)) {
+        throw new CheckFailure(
+          "CATALOG_MALFORMED_RESPONSE",
+          `Page ${page}'s "tools" is not an array (got ${result.tools === null ? "null" : typeof result.tools}).`,
+          { page },
+        );
+      }
+      progress.pages = page;
+      for (const [index, raw] of result.tools.entries()) {
+        if (progress.tools + 1 > limits.tools) {
+          throw new CheckFailure(
+            "CATALOG_TOO_MANY_TOOLS",
+            `The catalog has more than ${fmt(limits.tools)} Tools (passed the limit on page ${page}); one Source may publish at most ${fmt(limits.tools)}.`,
+            { measured: `more than ${limits.tools}`, limit: limits.tools, unit: "Tools", page },
+          );
+        }
+        const tool = validateToolDefinition(raw, { page, index });
+        if (names.has(tool.nativeName)) {
+          throw new CheckFailure(
+            "CATALOG_DUPLICATE_TOOL_NAME",
+            `Two Tools are named "${tool.nativeName}" (the second on page ${page}); native names must be unique within a Source.`,
+            { tool: tool.nativeName, page },
+          );
+        }
+        names.add(tool.nativeName);
+        progress.tools++;
+        progress.bytes += tool.definitionBytes;
+        if (progress.bytes > limits.definitionBytes) {
+          throw new CheckFailure(
+            "CATALOG_TOO_LARGE",
+            `The Tool definitions passed ${fmtBytes(limits.definitionBytes)} on page ${page} (${fmtBytes(progress.bytes)} so far); a catalog may hold at most ${fmtBytes(limits.definitionBytes)} of definitions.`,
+            { measured: progress.bytes, limit: limits.definitionBytes, unit: "bytes", page },
+          );
+        }
+        tools.push(tool);
+      }
+      await options.onProgress?.({ ...progress });
+      const next = result.nextCursor;
+      if (next === undefined || next === null || next === "") break;
+      if (typeof next !== "string") {
+        throw new CheckFailure("CATALOG_MALFORMED_RESPONSE", `Page ${page}'s "nextCursor" is not a string.`, { page });
+      }
+      if (cursors.has(next)) {
+        throw new CheckFailure(
+          "CATALOG_CURSOR_LOOP",
+          `Page ${page} returned a cursor the server had already returned; the listing would never end.`,
+          { page, cursor: next.slice(0, 100) },
+        );
+      }
+      cursors.add(next);
+      cursor = next;
+    }
+    return { tools, progress };
+  } catch (error) {
+    throw toCheckFailure(error, {
+      transportFailure,
+      controller,
+      started,
+      limits,
+      progress,
+      outerSignal: options.signal,
+    });
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onOuterAbort);
+    await transport.terminateSession().catch(() => {});
+    await client.close().catch(() => {});
+    await dispatcher.close().catch(() => {});
+  }
+}
+
+function toCheckFailure(
+  error: unknown,
+  ctx: {
+    transportFailure?: CheckFailure;
+    controller: AbortController;
+    started: number;
+    limits: typeof DEFAULT_LIMITS;
+    progress: ListProgress;
+    outerSignal?: AbortSignal;
+  },
+): unknown {
+  if (error instanceof CheckFailure) return error;
+  if (ctx.transportFailure) return ctx.transportFailure;
+  if (ctx.outerSignal?.aborted) return ctx.outerSignal.reason ?? error;
+  const elapsed = Date.now() - ctx.started;
+  const page = ctx.progress.pages + 1;
+  const timedOut =
+    (ctx.controller.signal.aborted && elapsed >= ctx.limits.wallClockMs - 50) ||
+    (error instanceof McpError && error.code === -32001);
+  if (timedOut) {
+    return new CheckFailure(
+      "CATALOG_TIMEOUT",
+      `The check did not finish within ${fmt(ctx.limits.wallClockMs / 1000)} s (stopped while reading page ${page}, after ${fmt(ctx.progress.tools)} Tools).`,
+      { measured: elapsed, limit: ctx.limits.wallClockMs, unit: "ms", page },
+    );
+  }
+  for (const e of causeChain(error)) {
+    if (e instanceof AddressBlocked) {
+      return new CheckFailure(
+        "CATALOG_ADDRESS_BLOCKED",
+        `${e.address} is ${e.reason}; an admin must allow link-local addresses first.`,
+        { address: e.address },
+      );
+    }
+  }
+  if (error instanceof StreamableHTTPError) {
+    const status = error.code ?? 0;
+    if (status === 401 || status === 403) {
+      return new CheckFailure(
+        "CATALOG_UNAUTHORIZED",
+        `The server refused the Connection's credentials (HTTP ${status}). Check the auth headers.`,
+        { status, page },
+      );
+    }
+    if (status > 0) {
+      return new CheckFailure("CATALOG_HTTP_ERROR", `The server answered HTTP ${status} while reading page ${page}.`, {
+        status,
+        page,
+        measured: status,
+      });
+    }
+    return new CheckFailure(
+      "CATALOG_MALFORMED_RESPONSE",
+      `The server's answer to page ${page} is not an MCP response: ${error.message.slice(0, 300)}`,
+      { page },
+    );
+  }
+  if (error instanceof McpError) {
+    return new CheckFailure(
+      "CATALOG_REMOTE_ERROR",
+      `The server answered page ${page} with JSON-RPC error ${error.code}: ${error.message.slice(0, 300)}`,
+      { code: error.code, page },
+    );
+  }
+  if (error instanceof SyntaxError || (error as { name?: string })?.name === "ZodError") {
+    return new CheckFailure(
+      "CATALOG_MALFORMED_RESPONSE",
+      `The server's answer to page ${page} is not valid JSON-RPC.`,
+      { page },
+    );
+  }
+  const codes = causeChain(error)
+    .map((e) => (e as { code?: unknown }).code)
+    .filter((c): c is string => typeof c === "string");
+  const message = causeChain(error)
+    .map((e) => (e as Error).message)
+    .filter(Boolean)
+    .at(-1);
+  return new CheckFailure(
+    "CATALOG_TRANSPORT_ERROR",
+    `The server could not be reached${codes[0] ? ` (${codes[0]})` : ""}: ${String(message ?? error).slice(0, 300)}`,
+    { code: codes[0] ?? null, page },
+  );
+}

@@ -1,0 +1,142 @@
+import { type Actor, requireRole } from "../../actor";
+import { getDb } from "../../db";
+import type { Prisma } from "../../db/types";
+import { DomainError, notFound } from "../../errors";
+import { parseInput } from "../validation";
+import type { CompatibilityState } from "./compatibility";
+import { type TListToolsInput, ZListToolsInput, ZToolIdInput } from "./schemas";
+
+const LIST_SELECT = {
+  id: true,
+  sourceId: true,
+  nativeName: true,
+  title: true,
+  description: true,
+  modelFacingName: true,
+  compatibility: true,
+  compatibilityReason: true,
+  definitionBytes: true,
+  modelFacingBytes: true,
+  firstSeenAt: true,
+  lastChangedAt: true,
+  source: { select: { name: true, kind: true, hostSilentSince: true } },
+} as const satisfies Prisma.ToolSelect;
+
+type ToolRow = Prisma.ToolGetPayload<{ select: typeof LIST_SELECT }>;
+
+function toolView(t: ToolRow) {
+  return {
+    id: t.id,
+    sourceId: t.sourceId,
+    sourceName: t.source.name,
+    sourceKind: t.source.kind,
+    /** Offered to no one while its SDK host is silent. */
+    withdrawn: Boolean(t.source.hostSilentSince),
+    nativeName: t.nativeName,
+    title: t.title,
+    description: t.description,
+    modelFacingName: t.modelFacingName,
+    compatibility: { state: t.compatibility as CompatibilityState, reason: t.compatibilityReason },
+    definitionBytes: t.definitionBytes,
+    modelFacingBytes: t.modelFacingBytes,
+    firstSeenAt: t.firstSeenAt,
+    lastChangedAt: t.lastChangedAt,
+  };
+}
+export type CatalogTool = ReturnType<typeof toolView>;
+
+function decodeCursor(cursor: string | undefined): number {
+  if (!cursor) return 0;
+  const offset = /^o(\d{1,9})$/.exec(cursor)?.[1];
+  if (offset === undefined)
+    throw new DomainError("INVALID_INPUT", "cursor: not a cursor from this API", { field: "cursor" });
+  return Number(offset);
+}
+
+function whereFor(input: { sourceId?: string; state?: CompatibilityState; search?: string }): Prisma.ToolWhereInput {
+  const search = input.search?.trim();
+  return {
+    sourceId: input.sourceId,
+    compatibility: input.state,
+    OR: search
+      ? [
+          { nativeName: { contains: search, mode: "insensitive" } },
+          { modelFacingName: { contains: search, mode: "insensitive" } },
+          { title: { contains: search, mode: "insensitive" } },
+          { description: { contains: search, mode: "insensitive" } },
+        ]
+      : undefined,
+  };
+}
+
+/** Every Tool across Sources, filtered, searched, sorted; offset cursors keep any sort stable. */
+export async function listTools(actor: Actor, raw?: TListToolsInput) {
+  requireRole(actor, "viewer");
+  const input = parseInput(ZListToolsInput, raw ?? {});
+  const db = await getDb();
+  const where = whereFor(input);
+  const dir = input.direction;
+  const orderBy: Prisma.ToolOrderByWithRelationInput[] = {
+    name: [{ nativeName: dir }],
+    source: [{ source: { name: dir } }, { nativeName: "asc" }],
+    compatibility: [{ compatibility: dir }, { nativeName: "asc" }],
+    size: [{ definitionBytes: dir }, { nativeName: "asc" }],
+    lastChanged: [{ lastChangedAt: dir }, { nativeName: "asc" }],
+  }[input.sort] as Prisma.ToolOrderByWithRelationInput[];
+  const offset = decodeCursor(input.cursor);
+  const [rows, total] = await Promise.all([
+    db.tool.findMany({
+      where,
+      orderBy: [...orderBy, { id: "asc" }],
+      skip: offset,
+      take: input.limit,
+      select: LIST_SELECT,
+    }),
+    db.tool.count({ where }),
+  ]);
+  const next = offset + rows.length;
+  return { items: rows.map(toolView), total, nextCursor: next < total ? `o${next}` : null };
+}
+
+/** Counts for the catalog's filters: per compatibility state and per Source. */
+export async function catalogFacets(actor: Actor) {
+  requireRole(actor, "viewer");
+  const db = await getDb();
+  const [byState, sources] = await Promise.all([
+    db.tool.groupBy({ by: ["compatibility"], _count: true }),
+    db.source.findMany({ select: { id: true, name: true, kind: true, toolCount: true }, orderBy: { name: "asc" } }),
+  ]);
+  return {
+    states: Object.fromEntries(byState.map((s) => [s.compatibility, s._count])) as Partial<
+      Record<CompatibilityState, number>
+    >,
+    sources,
+    total: byState.reduce((n, s) => n + s._count, 0),
+  };
+}
+
+export async function getTool(actor: Actor, raw: { id: string }) {
+  requireRole(actor, "viewer");
+  const { id } = parseInput(ZToolIdInput, raw);
+  const db = await getDb();
+  const tool = await db.tool.findUnique({
+    where: { id },
+    select: {
+      ...LIST_SELECT,
+      definition: true,
+      inputSchema: true,
+      outputSchema: true,
+      annotations: true,
+      definitionHash: true,
+    },
+  });
+  if (!tool) throw notFound("Tool");
+  return {
+    ...toolView(tool),
+    definition: tool.definition,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
+    annotations: tool.annotations,
+    definitionHash: tool.definitionHash,
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Background work of one instance: run due catalog checks (claimed by lease, so several
+ * instances share the work without doubling it), withdraw silent SDK hosts' Tools, and
+ * close out checks an earlier process left running when it died.
+ */
+import { getDb } from "../../db";
+import { log } from "../../log";
+import { sweepSilentHosts } from "../sources/tool-hosts";
+import { runCatalogCheck } from "./check";
+import { claimDueSources, LEASE_MS, releaseSource } from "./lease";
+
+export interface Scheduler {
+  /** Runs one round now (tests drive the scheduler with this instead of waiting). */
+  tick(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function closeInterruptedChecks(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const stale = await db.catalogCheck.updateMany({
+    where: { status: "running", startedAt: { lt: new Date(now.getTime() - LEASE_MS) } },
+    data: {
+      status: "failed",
+      finishedAt: now,
+      failureCode: "CATALOG_CHECK_FAILED",
+      failureMessage: "Interrupted: Quartermaster stopped while this check was running.",
+    },
+  });
+  return stale.count;
+}
+
+export function startScheduler(options: { intervalMs?: number; concurrency?: number } = {}): Scheduler {
+  const intervalMs = options.intervalMs ?? 5_000;
+  const concurrency = options.concurrency ?? 2;
+  const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  let stopped = false;
+  let ticking: Promise<void> | null = null;
+
+  async function runOne(sourceId: string) {
+    const controller = new AbortController();
+    const done = (async () => {
+      const db = await getDb();
+      try {
+        const outcome = await runCatalogCheck(sourceId, "schedule", { signal: controller.signal });
+        log.info(
+          { sourceId, status: outcome.status, code: outcome.failure?.code, tools: outcome.tools },
+          "scheduled catalog check",
+        );
+      } catch (error) {
+        log.error({ err: error, sourceId }, "scheduled catalog check broke");
+      } finally {
+        const source = await db.source.findUnique({ where: { id: sourceId }, select: { checkIntervalSeconds: true } });
+        if (source)
+          await releaseSource(sourceId, new Date(Date.now() + (source.checkIntervalSeconds ?? 3600) * 1000)).catch(
+            () => {},
+          );
+        running.delete(sourceId);
+      }
+    })();
+    running.set(sourceId, { controller, done });
+  }
+
+  async function tick() {
+    if (stopped) return;
+    try {
+      await closeInterruptedChecks();
+      await sweepSilentHosts();
+      const free = concurrency - running.size;
+      if (free > 0) for (const id of await claimDueSources(free)) await runOne(id);
+    } catch (error) {
+      log.error({ err: error }, "scheduler round failed");
+    }
+  }
+
+  const timer = setInterval(() => {
+    ticking ??= tick().finally(() => {
+      ticking = null;
+    });
+  }, intervalMs);
+  timer.unref();
+
+  return {
+    async tick() {
+      await tick();
+      await Promise.all([...running.values()].map((r) => r.done));
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await ticking;
+      for (const r of running.values()) r.controller.abort(new Error("shutting down"));
+      await Promise.all([...running.values()].map((r) => r.done));
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { LIMITS } from "../../limits";
+import { COMPATIBILITY_STATES } from "./compatibility";
+
+export const TOOL_SORTS = ["name", "source", "compatibility", "size", "lastChanged"] as const;
+
+export const ZListToolsInput = z
+  .object({
+    sourceId: z.string().optional(),
+    state: z.enum(COMPATIBILITY_STATES).optional(),
+    /** Matches native name, model-facing name, title and description. */
+    search: z.string().trim().max(200, "must be at most 200 characters").optional(),
+    sort: z.enum(TOOL_SORTS).default("name"),
+    direction: z.enum(["asc", "desc"]).default("asc"),
+    /** Opaque; from the previous page's nextCursor. */
+    cursor: z.string().max(40).optional(),
+    limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(100),
+  })
+  .default({ sort: "name", direction: "asc", limit: 100 });
+export type TListToolsInput = z.input<typeof ZListToolsInput>;
+
+export const ZToolIdInput = z.object({ id: z.string().min(1) });

@@ -1,0 +1,252 @@
+import { type Actor, requireRole } from "../../actor";
+import { encryptJson } from "../../crypto";
+import { getDb } from "../../db";
+import { DomainError, notFound } from "../../errors";
+import { hashToken, newToken, tokenPrefix } from "../../tokens";
+import { recordAudit } from "../audit/record";
+import { parseInput } from "../validation";
+import { loadUrlPolicy } from "./network-policy";
+import {
+  type TCreateMcpConnectionInput,
+  type TCreateToolHostInput,
+  type TUpdateSourceInput,
+  ZCreateMcpConnectionInput,
+  ZCreateToolHostInput,
+  ZListSourcesInput,
+  ZSourceIdInput,
+  ZUpdateSourceInput,
+} from "./schemas";
+import { checkConnectionUrl } from "./url-policy";
+import { SOURCE_PUBLIC, sourceView } from "./view";
+
+async function assertNameFree(name: string, exceptId?: string) {
+  const db = await getDb();
+  const taken = await db.source.findFirst({
+    where: { name: { equals: name, mode: "insensitive" }, id: exceptId ? { not: exceptId } : undefined },
+    select: { id: true },
+  });
+  if (taken) throw new DomainError("CONFLICT", `name: a Source named "${name}" already exists.`, { field: "name" });
+}
+
+export async function createMcpConnection(actor: Actor, raw: TCreateMcpConnectionInput) {
+  requireRole(actor, "operator");
+  const input = parseInput(ZCreateMcpConnectionInput, raw);
+  const url = checkConnectionUrl(input.url, await loadUrlPolicy());
+  await assertNameFree(input.name);
+  const headers = input.headers ?? {};
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const row = await tx.source.create({
+      data: {
+        kind: "mcp_connection",
+        name: input.name,
+        description: input.description ?? "",
+        url: url.toString(),
+        encryptedHeaders: Object.keys(headers).length ? encryptJson(headers) : null,
+        headerNames: Object.keys(headers),
+        checkIntervalSeconds: input.checkIntervalSeconds,
+        nextCheckAt: new Date(),
+      },
+      select: SOURCE_PUBLIC,
+    });
+    await recordAudit(tx, actor, {
+      action: "source.create",
+      targetType: "source",
+      targetId: row.id,
+      targetLabel: row.name,
+      details: {
+        kind: row.kind,
+        url: row.url,
+        headerNames: row.headerNames,
+        checkIntervalSeconds: row.checkIntervalSeconds,
+      },
+    });
+    return sourceView(row);
+  });
+}
+
+/** Creates an SDK Tool Host; its token is returned this once and stored hashed. */
+export async function createToolHost(actor: Actor, raw: TCreateToolHostInput) {
+  requireRole(actor, "operator");
+  const input = parseInput(ZCreateToolHostInput, raw);
+  await assertNameFree(input.name);
+  const token = newToken("qm_host");
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const row = await tx.source.create({
+      data: {
+        kind: "sdk_tool_host",
+        name: input.name,
+        description: input.description ?? "",
+        hostTokenHash: hashToken(token),
+        hostTokenPrefix: tokenPrefix(token),
+        heartbeatTimeoutSeconds: input.heartbeatTimeoutSeconds,
+      },
+      select: SOURCE_PUBLIC,
+    });
+    await recordAudit(tx, actor, {
+      action: "source.create",
+      targetType: "source",
+      targetId: row.id,
+      targetLabel: row.name,
+      details: { kind: row.kind, heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds },
+    });
+    return { source: sourceView(row), hostToken: token };
+  });
+}
+
+export async function rotateHostToken(actor: Actor, raw: { id: string }) {
+  requireRole(actor, "operator");
+  const { id } = parseInput(ZSourceIdInput, raw);
+  const token = newToken("qm_host");
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const existing = await tx.source.findUnique({ where: { id }, select: { kind: true, name: true } });
+    if (!existing) throw notFound("Source");
+    if (existing.kind !== "sdk_tool_host")
+      throw new DomainError("INVALID_INPUT", "id: only SDK Tool Hosts have host tokens.", { field: "id" });
+    const row = await tx.source.update({
+      where: { id },
+      data: { hostTokenHash: hashToken(token), hostTokenPrefix: tokenPrefix(token) },
+      select: SOURCE_PUBLIC,
+    });
+    await recordAudit(tx, actor, {
+      action: "source.rotate_token",
+      targetType: "source",
+      targetId: id,
+      targetLabel: existing.name,
+    });
+    return { source: sourceView(row), hostToken: token };
+  });
+}
+
+export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
+  requireRole(actor, "operator");
+  const input = parseInput(ZUpdateSourceInput, raw);
+  const db = await getDb();
+  const before = await db.source.findUnique({ where: { id: input.id }, select: SOURCE_PUBLIC });
+  if (!before) throw notFound("Source");
+  const isConnection = before.kind === "mcp_connection";
+  for (const field of ["url", "headers", "checkIntervalSeconds"] as const) {
+    if (input[field] !== undefined && !isConnection)
+      throw new DomainError("INVALID_INPUT", `${field}: only MCP Connections have it.`, { field });
+  }
+  if (input.heartbeatTimeoutSeconds !== undefined && isConnection) {
+    throw new DomainError("INVALID_INPUT", "heartbeatTimeoutSeconds: only SDK Tool Hosts have it.", {
+      field: "heartbeatTimeoutSeconds",
+    });
+  }
+  if (input.name && input.name.toLowerCase() !== before.name.toLowerCase()) await assertNameFree(input.name, input.id);
+  const url = input.url !== undefined ? checkConnectionUrl(input.url, await loadUrlPolicy()).toString() : undefined;
+
+  return db.$transaction(async (tx) => {
+    const row = await tx.source.update({
+      where: { id: input.id },
+      data: {
+        name: input.name,
+        description: input.description,
+        url,
+        ...(input.headers !== undefined
+          ? {
+              encryptedHeaders: Object.keys(input.headers).length ? encryptJson(input.headers) : null,
+              headerNames: Object.keys(input.headers),
+            }
+          : {}),
+        checkIntervalSeconds: input.checkIntervalSeconds,
+        heartbeatTimeoutSeconds: input.heartbeatTimeoutSeconds,
+        pausedAt: input.paused === undefined ? undefined : input.paused ? (before.pausedAt ?? new Date()) : null,
+        // A new address or interval is worth checking right away.
+        nextCheckAt:
+          url !== undefined ||
+          input.headers !== undefined ||
+          input.checkIntervalSeconds !== undefined ||
+          input.paused === false
+            ? new Date()
+            : undefined,
+      },
+      select: SOURCE_PUBLIC,
+    });
+    const changed: Record<string, unknown> = {};
+    for (const key of ["name", "description", "url", "checkIntervalSeconds", "heartbeatTimeoutSeconds"] as const) {
+      if (input[key] !== undefined && row[key] !== before[key]) changed[key] = { from: before[key], to: row[key] };
+    }
+    if (input.headers !== undefined) changed.headerNames = { from: before.headerNames, to: row.headerNames };
+    if (input.paused !== undefined && input.paused !== Boolean(before.pausedAt)) changed.paused = input.paused;
+    if (Object.keys(changed).length) {
+      await recordAudit(tx, actor, {
+        action: input.paused === true ? "source.pause" : input.paused === false ? "source.resume" : "source.update",
+        targetType: "source",
+        targetId: row.id,
+        targetLabel: row.name,
+        details: changed as never,
+      });
+    }
+    return sourceView(row);
+  });
+}
+
+/**
+ * Deletes a Source and its Tools. Every identity that held them loses them; the loss is
+ * recorded once per Tool (not per identity) so Lost recently can still show it.
+ */
+export async function deleteSource(actor: Actor, raw: { id: string }) {
+  requireRole(actor, "operator");
+  const { id } = parseInput(ZSourceIdInput, raw);
+  const db = await getDb();
+  await db.$transaction(
+    async (tx) => {
+      const source = await tx.source.findUnique({
+        where: { id },
+        select: { id: true, name: true, kind: true, toolCount: true },
+      });
+      if (!source) throw notFound("Source");
+      const tools = await tx.tool.findMany({
+        where: { sourceId: id },
+        select: { nativeName: true, modelFacingName: true },
+      });
+      const at = new Date();
+      if (tools.length) {
+        await tx.catalogChange.createMany({
+          data: tools.map((t) => ({
+            sourceId: id,
+            sourceName: source.name,
+            at,
+            kind: "source_deleted" as const,
+            nativeName: t.nativeName,
+            modelFacingName: t.modelFacingName,
+          })),
+        });
+      }
+      await tx.source.delete({ where: { id } });
+      await recordAudit(tx, actor, {
+        action: "source.delete",
+        targetType: "source",
+        targetId: id,
+        targetLabel: source.name,
+        details: { kind: source.kind, toolCount: source.toolCount },
+      });
+    },
+    { timeout: 60_000 },
+  );
+}
+
+export async function getSource(actor: Actor, raw: { id: string }) {
+  requireRole(actor, "viewer");
+  const { id } = parseInput(ZSourceIdInput, raw);
+  const db = await getDb();
+  const row = await db.source.findUnique({ where: { id }, select: SOURCE_PUBLIC });
+  if (!row) throw notFound("Source");
+  return sourceView(row);
+}
+
+export async function listSources(actor: Actor, raw?: unknown) {
+  requireRole(actor, "viewer");
+  const input = parseInput(ZListSourcesInput, raw ?? {});
+  const db = await getDb();
+  const rows = await db.source.findMany({
+    where: { kind: input.kind, name: input.search ? { contains: input.search, mode: "insensitive" } : undefined },
+    select: SOURCE_PUBLIC,
+    orderBy: { name: "asc" },
+  });
+  return rows.map(sourceView);
+}

@@ -1,0 +1,239 @@
+/**
+ * The SDK Tool Host side: a host registers its whole Tool list (all or nothing) and
+ * sends heartbeats; a host silent past its timeout has its Tools withdrawn until it
+ * speaks again.
+ */
+import type { Actor } from "../../actor";
+import { SYSTEM } from "../../actor";
+import { getDb } from "../../db";
+import type { Tx } from "../../db/types";
+import { LIMITS } from "../../limits";
+import { hashToken } from "../../tokens";
+import { recordAudit } from "../audit/record";
+import { canonicalJson, utf8Bytes } from "../catalog/canonical";
+import { CheckFailure, fmt, fmtBytes } from "../catalog/failures";
+import { publishCatalog } from "../catalog/publish";
+import { type PublishedTool, validateToolDefinition } from "../catalog/validate-tool";
+
+export interface ToolHost {
+  id: string;
+  name: string;
+  heartbeatTimeoutSeconds: number;
+  hostSilentSince: Date | null;
+}
+
+export async function authenticateToolHost(token: string): Promise<ToolHost | null> {
+  const db = await getDb();
+  const row = await db.source.findUnique({
+    where: { hostTokenHash: hashToken(token) },
+    select: { id: true, name: true, kind: true, heartbeatTimeoutSeconds: true, hostSilentSince: true },
+  });
+  if (!row || row.kind !== "sdk_tool_host") return null;
+  return {
+    id: row.id,
+    name: row.name,
+    heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds ?? 120,
+    hostSilentSince: row.hostSilentSince,
+  };
+}
+
+export function hostActor(host: ToolHost): Actor {
+  return { kind: "tool_host", sourceId: host.id, label: `SDK Tool Host "${host.name}"` };
+}
+
+/** Validates a registration body against the SDK contract limits; throws CheckFailure. */
+export function validateRegistration(body: unknown): PublishedTool[] {
+  const tools = (body as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(tools)) {
+    throw new CheckFailure("CATALOG_MALFORMED_RESPONSE", 'The body must be a JSON object with a "tools" array.');
+  }
+  if (tools.length > LIMITS.TOOLS_PER_SOURCE.value) {
+    throw new CheckFailure(
+      "TOO_MANY_TOOLS",
+      `The registration has ${fmt(tools.length)} Tools; one Source may publish at most ${fmt(LIMITS.TOOLS_PER_SOURCE.value)}.`,
+      {
+        measured: tools.length,
+        limit: LIMITS.TOOLS_PER_SOURCE.value,
+        unit: "Tools",
+      },
+    );
+  }
+  const names = new Set<string>();
+  return tools.map((raw, index) => {
+    const schema = (raw as { inputSchema?: unknown } | null)?.inputSchema;
+    const name = String((raw as { name?: unknown } | null)?.name ?? `#${index + 1}`);
+    if (schema !== undefined) {
+      const bytes = utf8Bytes(canonicalJson(schema));
+      if (bytes > LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value) {
+        throw new CheckFailure(
+          "TOOL_SCHEMA_TOO_LARGE",
+          `Tool "${name}"'s input schema is ${fmtBytes(bytes)}; an SDK Tool's input schema may be at most ${fmtBytes(LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value)}.`,
+          { tool: name, measured: bytes, limit: LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value, unit: "bytes" },
+        );
+      }
+    }
+    const tool = validateToolDefinition(raw, { index });
+    if (names.has(tool.nativeName)) {
+      throw new CheckFailure(
+        "CATALOG_DUPLICATE_TOOL_NAME",
+        `Two Tools are named "${tool.nativeName}"; native names must be unique within a Source.`,
+        { tool: tool.nativeName },
+      );
+    }
+    names.add(tool.nativeName);
+    return tool;
+  });
+}
+
+/** Brings a silent host's Tools back, recording the gain once per Tool. */
+async function restoreIfSilent(tx: Tx, host: ToolHost, at: Date): Promise<void> {
+  const cleared = await tx.source.updateMany({
+    where: { id: host.id, hostSilentSince: { not: null } },
+    data: { hostSilentSince: null },
+  });
+  if (cleared.count === 0) return;
+  const tools = await tx.tool.findMany({
+    where: { sourceId: host.id },
+    select: { nativeName: true, modelFacingName: true },
+  });
+  if (tools.length) {
+    await tx.catalogChange.createMany({
+      data: tools.map((t) => ({
+        sourceId: host.id,
+        sourceName: host.name,
+        at,
+        kind: "restored" as const,
+        nativeName: t.nativeName,
+        modelFacingName: t.modelFacingName,
+      })),
+    });
+  }
+  await recordAudit(tx, hostActor(host), {
+    action: "source.host_back",
+    targetType: "source",
+    targetId: host.id,
+    targetLabel: host.name,
+  });
+}
+
+export async function registerTools(host: ToolHost, body: unknown) {
+  const db = await getDb();
+  const at = new Date();
+  let tools: PublishedTool[];
+  try {
+    tools = validateRegistration(body);
+  } catch (error) {
+    if (error instanceof CheckFailure) {
+      // A refused registration changes nothing in the catalog, but the operator sees why.
+      await db.$transaction([
+        db.catalogCheck.create({
+          data: {
+            sourceId: host.id,
+            trigger: "registration",
+            status: "failed",
+            startedAt: at,
+            finishedAt: at,
+            failureCode: error.code,
+            failureMessage: error.message,
+            failureDetails: error.details as never,
+          },
+        }),
+        db.source.update({
+          where: { id: host.id },
+          data: {
+            lastCheckAt: at,
+            lastFailureCode: error.code,
+            lastFailureMessage: error.message,
+            lastFailureDetails: error.details as never,
+          },
+        }),
+        db.source.updateMany({ where: { id: host.id, failingSince: null }, data: { failingSince: at } }),
+      ]);
+    }
+    throw error;
+  }
+  const bytes = tools.reduce((sum, t) => sum + t.definitionBytes, 0);
+  const check = await db.catalogCheck.create({
+    data: { sourceId: host.id, trigger: "registration", startedAt: at },
+    select: { id: true },
+  });
+  return publishCatalog(host.id, tools, { checkId: check.id, at }, async (tx, result) => {
+    await restoreIfSilent(tx, host, at);
+    await tx.catalogCheck.update({
+      where: { id: check.id },
+      data: {
+        status: "succeeded",
+        finishedAt: new Date(),
+        pages: 1,
+        tools: tools.length,
+        bytes,
+        added: result.added,
+        removed: result.removed,
+        changed: result.changed,
+      },
+    });
+    await tx.$executeRaw`UPDATE source SET "lastHeartbeatAt" = ${at}, "lastCheckAt" = ${at}, "lastSuccessAt" = ${at}, "failingSince" = NULL,
+      "lastFailureCode" = NULL, "lastFailureMessage" = NULL, "lastFailureDetails" = NULL WHERE id = ${host.id}`;
+    await recordAudit(tx, hostActor(host), {
+      action: "source.register",
+      targetType: "source",
+      targetId: host.id,
+      targetLabel: host.name,
+      details: { tools: tools.length, added: result.added, removed: result.removed, changed: result.changed },
+    });
+  });
+}
+
+export async function heartbeat(host: ToolHost): Promise<{ silentAfter: Date }> {
+  const db = await getDb();
+  const at = new Date();
+  await db.$transaction(async (tx) => {
+    await tx.source.update({ where: { id: host.id }, data: { lastHeartbeatAt: at } });
+    await restoreIfSilent(tx, host, at);
+  });
+  return { silentAfter: new Date(at.getTime() + host.heartbeatTimeoutSeconds * 1000) };
+}
+
+/**
+ * Withdraws the Tools of every host silent past its timeout. Run by the scheduler;
+ * idempotent, and safe on several instances (the update claims each host once).
+ */
+export async function sweepSilentHosts(now = new Date()): Promise<string[]> {
+  const db = await getDb();
+  return db.$transaction(
+    async (tx) => {
+      const silent = await tx.$queryRaw<{ id: string; name: string }[]>`
+        UPDATE source SET "hostSilentSince" = ${now}
+        WHERE kind = 'sdk_tool_host' AND "hostSilentSince" IS NULL AND "lastHeartbeatAt" IS NOT NULL
+          AND "lastHeartbeatAt" + make_interval(secs => "heartbeatTimeoutSeconds") < ${now}
+        RETURNING id, name`;
+      for (const host of silent) {
+        const tools = await tx.tool.findMany({
+          where: { sourceId: host.id },
+          select: { nativeName: true, modelFacingName: true },
+        });
+        if (tools.length) {
+          await tx.catalogChange.createMany({
+            data: tools.map((t) => ({
+              sourceId: host.id,
+              sourceName: host.name,
+              at: now,
+              kind: "withdrawn" as const,
+              nativeName: t.nativeName,
+              modelFacingName: t.modelFacingName,
+            })),
+          });
+        }
+        await recordAudit(tx, SYSTEM, {
+          action: "source.host_silent",
+          targetType: "source",
+          targetId: host.id,
+          targetLabel: host.name,
+          details: { withdrawnTools: tools.length },
+        });
+      }
+      return silent.map((h) => h.id);
+    },
+    { timeout: 60_000 },
+  );
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { blockedAddressReason, checkConnectionUrl } from "./url-policy";
+
+const refuse = { allowLinkLocal: false };
+
+describe("Connection URL policy", () => {
+  it("accepts http(s), including loopback and private addresses", () => {
+    for (const url of [
+      "https://mcp.example.com/mcp",
+      "http://127.0.0.1:3901/mcp",
+      "http://10.0.0.5/mcp",
+      "http://[::1]:8080/mcp",
+    ]) {
+      expect(checkConnectionUrl(url, refuse).toString()).toBe(new URL(url).toString());
+    }
+  });
+
+  it("refuses other schemes, credentials in the URL and garbage, naming the field", () => {
+    expect(() => checkConnectionUrl("file:///etc/passwd", refuse)).toThrow("url: must use http or https, not file");
+    expect(() => checkConnectionUrl("ftp://x/mcp", refuse)).toThrow(/not ftp/);
+    expect(() => checkConnectionUrl("https://user:pw@x/mcp", refuse)).toThrow(/must not contain credentials/);
+    expect(() => checkConnectionUrl("not a url", refuse)).toThrow(/url: must be an absolute URL/);
+  });
+
+  it("refuses link-local and cloud-metadata addresses unless allowed", () => {
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data",
+      "http://169.254.1.1/mcp",
+      "http://[fd00:ec2::254]/",
+      "http://[fe80::1]/mcp",
+      "http://[::ffff:169.254.169.254]/",
+      "http://metadata.google.internal/computeMetadata/v1",
+      "http://100.100.100.200/",
+      "http://0.0.0.0/",
+    ]) {
+      expect(() => checkConnectionUrl(url, refuse), url).toThrow(/may not reach it unless an admin allows/);
+      expect(checkConnectionUrl(url, { allowLinkLocal: true })).toBeInstanceOf(URL);
+    }
+  });
+
+  it("classifies resolved addresses", () => {
+    expect(blockedAddressReason("169.254.169.254")).toMatch(/link-local/);
+    expect(blockedAddressReason("fd00:ec2:0:0:0:0:0:254")).toMatch(/metadata/);
+    expect(blockedAddressReason("127.0.0.1")).toBeNull();
+    expect(blockedAddressReason("192.168.1.10")).toBeNull();
+    expect(blockedAddressReason("2001:db8::1")).toBeNull();
+  });
+});

@@ -1,0 +1,64 @@
+import type { Prisma } from "../../db/types";
+
+/** The columns any caller may see: never header values or token hashes. */
+export const SOURCE_PUBLIC = {
+  id: true,
+  kind: true,
+  name: true,
+  description: true,
+  url: true,
+  headerNames: true,
+  checkIntervalSeconds: true,
+  hostTokenPrefix: true,
+  heartbeatTimeoutSeconds: true,
+  lastHeartbeatAt: true,
+  hostSilentSince: true,
+  pausedAt: true,
+  lastCheckAt: true,
+  lastSuccessAt: true,
+  failingSince: true,
+  lastFailureCode: true,
+  lastFailureMessage: true,
+  lastFailureDetails: true,
+  toolCount: true,
+  compatibleToolCount: true,
+  modelFacingBytes: true,
+  definitionBytes: true,
+  nextCheckAt: true,
+  leaseUntil: true,
+  createdAt: true,
+  updatedAt: true,
+} as const satisfies Prisma.SourceSelect;
+
+export type SourceRow = Prisma.SourceGetPayload<{ select: typeof SOURCE_PUBLIC }>;
+
+/**
+ * A Source's catalog state at a glance. `failing` wins over `ok` only while the last
+ * attempt failed; a silent host is `host_silent` even if its last registration was fine.
+ */
+export type CatalogState = "never_checked" | "ok" | "failing" | "host_silent";
+
+export function catalogState(
+  s: Pick<SourceRow, "kind" | "lastCheckAt" | "failingSince" | "hostSilentSince">,
+): CatalogState {
+  if (s.kind === "sdk_tool_host" && s.hostSilentSince) return "host_silent";
+  if (!s.lastCheckAt) return "never_checked";
+  return s.failingSince ? "failing" : "ok";
+}
+
+export function sourceView(row: SourceRow) {
+  return {
+    ...row,
+    catalogState: catalogState(row),
+    paused: Boolean(row.pausedAt),
+    checking: Boolean(row.leaseUntil && row.leaseUntil.getTime() > Date.now()),
+    lastFailure: row.lastFailureCode
+      ? {
+          code: row.lastFailureCode,
+          message: row.lastFailureMessage ?? "",
+          details: (row.lastFailureDetails ?? {}) as Record<string, unknown>,
+        }
+      : null,
+  };
+}
+export type SourceView = ReturnType<typeof sourceView>;

@@ -1,0 +1,93 @@
+/**
+ * The SDK Tool Host HTTP API (v1): JSON in, JSON out, errors as { code, message }.
+ * Authenticated with the host token: Authorization: Bearer qm_host_….
+ */
+import { randomUUID } from "node:crypto";
+import { CheckFailure, fmtBytes } from "../domain/catalog/failures";
+import { authenticateToolHost, heartbeat, registerTools, type ToolHost } from "../domain/sources/tool-hosts";
+import { LIMITS } from "../limits";
+import { log } from "../log";
+import { bearerToken } from "../tokens";
+
+const STATUS: Partial<Record<string, number>> = {
+  REQUEST_BODY_TOO_LARGE: 413,
+  CATALOG_MALFORMED_RESPONSE: 400,
+};
+
+function error(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
+  return Response.json({ code, message, ...(details && Object.keys(details).length ? { details } : {}) }, { status });
+}
+
+async function hostFrom(req: Request): Promise<ToolHost | Response> {
+  const token = bearerToken(req.headers.get("authorization"));
+  const host = token ? await authenticateToolHost(token) : null;
+  return host ?? error(401, "UNAUTHENTICATED", "Send the SDK Tool Host's token as Authorization: Bearer <host token>.");
+}
+
+/** Reads at most `limit` bytes; a larger body is refused without reading the rest. */
+async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? "");
+  const tooLarge = (measured: number | string) =>
+    new CheckFailure(
+      "REQUEST_BODY_TOO_LARGE",
+      `The request body is ${typeof measured === "number" ? fmtBytes(measured) : measured}; a registration may be at most ${fmtBytes(limit)}.`,
+      {
+        measured,
+        limit,
+        unit: "bytes",
+      },
+    );
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(declared);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body?.getReader();
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(`more than ${fmtBytes(limit)}`);
+      }
+      chunks.push(value);
+    }
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new CheckFailure("CATALOG_MALFORMED_RESPONSE", "The request body is not valid JSON.");
+  }
+}
+
+export async function handleRegistration(req: Request): Promise<Response> {
+  const host = await hostFrom(req);
+  if (host instanceof Response) return host;
+  try {
+    const body = await readJsonBody(req, LIMITS.SDK_REGISTRATION_BODY_BYTES.value);
+    const result = await registerTools(host, body);
+    return Response.json({
+      status: "registered",
+      tools: result.toolCount,
+      added: result.added,
+      removed: result.removed,
+      changed: result.changed,
+    });
+  } catch (e) {
+    if (e instanceof CheckFailure) return error(STATUS[e.code] ?? 422, e.code, e.message, e.details);
+    const requestId = randomUUID();
+    log.error({ err: e, requestId, sourceId: host.id }, "tool host registration failed");
+    return error(500, "INTERNAL", `Internal error (request ${requestId}).`);
+  }
+}
+
+export async function handleHeartbeat(req: Request): Promise<Response> {
+  const host = await hostFrom(req);
+  if (host instanceof Response) return host;
+  const { silentAfter } = await heartbeat(host);
+  return Response.json({
+    status: "ok",
+    silentAfter: silentAfter.toISOString(),
+    heartbeatTimeoutSeconds: host.heartbeatTimeoutSeconds,
+  });
+}

@@ -1,0 +1,28 @@
+import { getDb } from "@/server/db";
+import { callerFor, makeUser } from "./actors";
+
+export async function operator() {
+  return callerFor((await makeUser("operator")).actor);
+}
+
+let counter = 0;
+export async function connectionTo(url: string, extra: { headers?: Record<string, string>; name?: string } = {}) {
+  const api = await operator();
+  const source = await api.sources.createMcpConnection({
+    name: extra.name ?? `conn-${++counter}-${Date.now()}`,
+    url,
+    headers: extra.headers,
+  });
+  return { api, source };
+}
+
+/** The active catalog of a Source exactly as stored, to compare before and after a failed check. */
+export async function snapshot(sourceId: string) {
+  const db = await getDb();
+  const tools = await db.tool.findMany({ where: { sourceId }, orderBy: { nativeName: "asc" } });
+  const source = await db.source.findUniqueOrThrow({
+    where: { id: sourceId },
+    select: { toolCount: true, compatibleToolCount: true, modelFacingBytes: true, definitionBytes: true },
+  });
+  return JSON.stringify({ tools, source });
+}

@@ -1,0 +1,152 @@
+/**
+ * Real MCP servers on loopback for tests: one built with the SDK (to prove the product
+ * interoperates with it), and a hand-written JSON-RPC server for answers a conforming
+ * server would never give (malformed pages, HTTP errors, loops, stalls).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+export interface RunningServer {
+  url: string;
+  /** Requests received, for assertions (e.g. headers sent). */
+  requests: { method: string; headers: http.IncomingHttpHeaders; rpcMethod?: string }[];
+  close(): Promise<void>;
+}
+
+async function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+function closer(server: http.Server) {
+  return () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+}
+
+export type ToolDef = { name: string; description?: string; inputSchema: unknown; [k: string]: unknown };
+
+/** An SDK server that serves `catalog()` in pages of `pageSize` (catalog is re-read per request). */
+export async function startSdkServer(options: {
+  catalog: () => ToolDef[];
+  pageSize?: number;
+  requireHeader?: [string, string];
+}): Promise<RunningServer> {
+  const pageSize = options.pageSize ?? 100;
+  const requests: RunningServer["requests"] = [];
+  const { server, url } = await listen(async (req, res) => {
+    requests.push({ method: req.method ?? "", headers: req.headers });
+    if (options.requireHeader && req.headers[options.requireHeader[0].toLowerCase()] !== options.requireHeader[1]) {
+      res.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
+      return;
+    }
+    if (req.method !== "POST") {
+      res.writeHead(405).end();
+      return;
+    }
+    const mcp = new Server({ name: "test-sdk-server", version: "1.0.0" }, { capabilities: { tools: {} } });
+    mcp.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      const all = options.catalog();
+      const start = request.params?.cursor ? Number(request.params.cursor) : 0;
+      const page = all.slice(start, start + pageSize);
+      const next = start + pageSize < all.length ? String(start + pageSize) : undefined;
+      return { tools: page as never, ...(next ? { nextCursor: next } : {}) };
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on("close", () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  return { url, requests, close: closer(server) };
+}
+
+export type RawAnswer =
+  | { result: unknown; delayMs?: number }
+  | { error: { code: number; message: string } }
+  | { status: number; body: string; contentType?: string; delayMs?: number }
+  | { hang: true };
+
+/** A hand-written server: `onList` decides each tools/list answer. */
+export async function startRawServer(
+  onList: (call: { page: number; cursor: string | undefined }) => RawAnswer | Promise<RawAnswer>,
+): Promise<RunningServer> {
+  const requests: RunningServer["requests"] = [];
+  // Pages count per listing: a request without a cursor starts a new one.
+  let page = 0;
+  const { server, url } = await listen(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    const message = text
+      ? (JSON.parse(text) as { id?: number; method: string; params?: { cursor?: string; protocolVersion?: string } })
+      : null;
+    requests.push({ method: req.method ?? "", headers: req.headers, rpcMethod: message?.method });
+    if (req.method !== "POST" || !message) {
+      res.writeHead(req.method === "DELETE" ? 200 : 405).end();
+      return;
+    }
+    const json = (body: unknown) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (message.id === undefined) {
+      res.writeHead(202).end();
+      return;
+    }
+    if (message.method === "initialize") {
+      json({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: {
+          protocolVersion: message.params?.protocolVersion ?? "2025-06-18",
+          capabilities: { tools: {} },
+          serverInfo: { name: "raw", version: "1" },
+        },
+      });
+      return;
+    }
+    if (message.method !== "tools/list") {
+      json({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });
+      return;
+    }
+    page = message.params?.cursor === undefined ? 1 : page + 1;
+    const answer = await onList({ page, cursor: message.params?.cursor });
+    if ("hang" in answer) return; // never answers; the check's clock must end it
+    if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+    if (res.destroyed) return;
+    if ("result" in answer) json({ jsonrpc: "2.0", id: message.id, result: answer.result });
+    else if ("error" in answer) json({ jsonrpc: "2.0", id: message.id, error: answer.error });
+    else res.writeHead(answer.status, { "content-type": answer.contentType ?? "application/json" }).end(answer.body);
+  });
+  return { url, requests, close: closer(server) };
+}
+
+/** Serves `tools` in pages of `pageSize` through a raw server. */
+export function paged(tools: unknown[], pageSize: number) {
+  return ({ cursor }: { cursor: string | undefined }): RawAnswer => {
+    const start = cursor ? Number(cursor) : 0;
+    const next = start + pageSize < tools.length ? String(start + pageSize) : undefined;
+    return { result: { tools: tools.slice(start, start + pageSize), ...(next ? { nextCursor: next } : {}) } };
+  };
+}
+
+export function simpleTool(name: string, extra: Partial<ToolDef> = {}): ToolDef {
+  return {
+    name,
+    description: `Does ${name}.`,
+    inputSchema: {
+      type: "object",
+      properties: { query: { type: "string", description: "What to look for" } },
+      required: ["query"],
+    },
+    ...extra,
+  };
+}
