@@ -120,7 +120,7 @@ export async function startRawServer(
     page = message.params?.cursor === undefined ? 1 : page + 1;
     const answer = await onList({ page, cursor: message.params?.cursor });
     if ("hang" in answer) return; // never answers; the check's clock must end it
-    if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+    if ("delayMs" in answer && answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     if (res.destroyed) return;
     if ("result" in answer) json({ jsonrpc: "2.0", id: message.id, result: answer.result });
     else if ("error" in answer) json({ jsonrpc: "2.0", id: message.id, error: answer.error });
@@ -131,7 +131,7 @@ export async function startRawServer(
 
 /** Serves `tools` in pages of `pageSize` through a raw server. */
 export function paged(tools: unknown[], pageSize: number) {
-  return ({ cursor }: { cursor: string | undefined }): RawAnswer => {
+  return ({ cursor }: { cursor?: string }): RawAnswer => {
     const start = cursor ? Number(cursor) : 0;
     const next = start + pageSize < tools.length ? String(start + pageSize) : undefined;
     return { result: { tools: tools.slice(start, start + pageSize), ...(next ? { nextCursor: next } : {}) } };

@@ -28,7 +28,7 @@ export async function authenticateToolHost(token: string): Promise<ToolHost | nu
     where: { hostTokenHash: hashToken(token) },
     select: { id: true, name: true, kind: true, heartbeatTimeoutSeconds: true, hostSilentSince: true },
   });
-  if (!row || row.kind !== "sdk_tool_host") return null;
+  if (row?.kind !== "sdk_tool_host") return null;
   return {
     id: row.id,
     name: row.name,
