@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { handleHeartbeat, handleRegistration } from "@/server/http/tool-host-api";
+import { getDb } from "@/server/db";
+import { sweepSilentHosts } from "@/server/domain/sources/tool-hosts";
+import { LIMITS } from "@/server/limits";
+import { snapshot } from "../helpers/catalog";
+import { callerFor, makeUser } from "../helpers/actors";
+import { withTestDatabase } from "../helpers/db";
+import { simpleTool } from "../helpers/mcp-servers";
+
+withTestDatabase();
+
+const BASE = "http://127.0.0.1:3000/api/v1/tool-hosts";
+
+async function newHost(timeout = 60) {
+  const api = callerFor((await makeUser("operator")).actor);
+  const { source, hostToken } = await api.sources.createToolHost({ name: `host-${Math.random().toString(36).slice(2, 8)}`, heartbeatTimeoutSeconds: timeout });
+  const register = async (body: unknown, raw?: string) => {
+    const res = await handleRegistration(
+      new Request(`${BASE}/registration`, { method: "PUT", headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" }, body: raw ?? JSON.stringify(body) }),
+    );
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const beat = async () => {
+    const res = await handleHeartbeat(new Request(`${BASE}/heartbeat`, { method: "POST", headers: { authorization: `Bearer ${hostToken}` } }));
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return { api, source, hostToken, register, beat };
+}
+
+describe("SDK Tool Host API", () => {
+  it("registers a whole Tool list, with a reserved-name Tool kept but not offered", async () => {
+    const { api, source, register } = await newHost();
+    const res = await register({ tools: [simpleTool("a"), simpleTool("b"), simpleTool("c", { inputSchema: { type: "object", properties: { __x: {} } } })] });
+    expect(res).toEqual({ status: 200, body: { status: "registered", tools: 3, added: 3, removed: 0, changed: 0 } });
+    const got = await api.sources.get({ id: source.id });
+    expect(got).toMatchObject({ catalogState: "ok", toolCount: 3, compatibleToolCount: 2 });
+    expect(got.lastHeartbeatAt).toBeInstanceOf(Date);
+    const history = await api.sources.checks({ id: source.id });
+    expect(history.items[0]).toMatchObject({ trigger: "registration", status: "succeeded", tools: 3 });
+  });
+
+  it("answers 401 with a JSON error for a missing or wrong token", async () => {
+    const res = await handleRegistration(new Request(`${BASE}/registration`, { method: "PUT", body: "{}" }));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: "UNAUTHENTICATED" });
+    const wrong = await handleHeartbeat(new Request(`${BASE}/heartbeat`, { method: "POST", headers: { authorization: "Bearer qm_host_nope" } }));
+    expect(wrong.status).toBe(401);
+  });
+
+  it("refuses a body over 4 MiB with 413 REQUEST_BODY_TOO_LARGE and changes nothing", async () => {
+    const { source, register } = await newHost();
+    await register({ tools: [simpleTool("keep")] });
+    const before = await snapshot(source.id);
+    const limit = LIMITS.SDK_REGISTRATION_BODY_BYTES.value;
+    const padded = JSON.stringify({ tools: [simpleTool("x")], pad: "p".repeat(limit) });
+    const res = await register(null, padded);
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ code: "REQUEST_BODY_TOO_LARGE", details: { limit } });
+    expect(await snapshot(source.id)).toBe(before);
+  });
+
+  it("refuses more than 4,096 Tools with 422 TOO_MANY_TOOLS and changes nothing", async () => {
+    const { source, register } = await newHost();
+    await register({ tools: [simpleTool("keep")] });
+    const before = await snapshot(source.id);
+    const tools = Array.from({ length: 4097 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: "object" } }));
+    const res = await register({ tools });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: "TOO_MANY_TOOLS", details: { measured: 4097, limit: 4096 } });
+    expect(await snapshot(source.id)).toBe(before);
+  });
+
+  it("refuses an input schema over 16 KiB with 422 TOOL_SCHEMA_TOO_LARGE naming the Tool, and shows the refusal to operators", async () => {
+    const { api, source, register } = await newHost();
+    await register({ tools: [simpleTool("keep")] });
+    const before = await snapshot(source.id);
+    const big = { type: "object", properties: { q: { type: "string", description: "d".repeat(16 * 1024) } } };
+    const res = await register({ tools: [simpleTool("small"), { name: "fat_tool", inputSchema: big }] });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: "TOOL_SCHEMA_TOO_LARGE", details: { tool: "fat_tool", limit: 16384 } });
+    expect(String(res.body.message)).toContain('"fat_tool"');
+    expect(await snapshot(source.id)).toBe(before);
+    const got = await api.sources.get({ id: source.id });
+    expect(got.lastFailure?.code).toBe("TOOL_SCHEMA_TOO_LARGE");
+    expect(got.toolCount).toBe(1);
+
+    // Exactly 16 KiB is accepted.
+    const { canonicalJson } = await import("@/server/domain/catalog/canonical");
+    const fits = { type: "object", properties: { q: { type: "string", description: "" } } };
+    const pad = 16 * 1024 - Buffer.byteLength(canonicalJson(fits));
+    fits.properties.q.description = "d".repeat(pad);
+    expect((await register({ tools: [{ name: "just_fits", inputSchema: fits }] })).status).toBe(200);
+    expect((await api.sources.get({ id: source.id })).catalogState).toBe("ok");
+  });
+
+  it("withdraws a silent host's Tools and brings them back on its next heartbeat", async () => {
+    const { api, source, register, beat } = await newHost(15);
+    await register({ tools: [simpleTool("a"), simpleTool("b")] });
+    const db = await getDb();
+
+    expect(await sweepSilentHosts(new Date(Date.now() + 10_000))).toEqual([]);
+    expect(await sweepSilentHosts(new Date(Date.now() + 16_000))).toEqual([source.id]);
+    expect((await api.sources.get({ id: source.id })).catalogState).toBe("host_silent");
+    const listed = await api.catalog.listTools({ sourceId: source.id });
+    expect(listed.items.every((t) => t.withdrawn)).toBe(true);
+    const withdrawn = await db.catalogChange.findMany({ where: { sourceId: source.id, kind: "withdrawn" } });
+    expect(withdrawn.map((c) => c.nativeName).sort()).toEqual(["a", "b"]);
+    // Sweeping again records nothing twice.
+    expect(await sweepSilentHosts(new Date(Date.now() + 20_000))).toEqual([]);
+
+    const res = await beat();
+    expect(res).toMatchObject({ status: 200, body: { status: "ok", heartbeatTimeoutSeconds: 15 } });
+    expect((await api.sources.get({ id: source.id })).catalogState).toBe("ok");
+    expect(await db.catalogChange.count({ where: { sourceId: source.id, kind: "restored" } })).toBe(2);
+  });
+
+  it("rotating the token locks out the old one", async () => {
+    const { api, source, hostToken, register } = await newHost();
+    const { hostToken: fresh } = await api.sources.rotateHostToken({ id: source.id });
+    expect(fresh).not.toBe(hostToken);
+    expect((await register({ tools: [] })).status).toBe(401);
+  });
+});
