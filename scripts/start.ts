@@ -7,6 +7,8 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { env } from "@/env";
 import { closeDatabase } from "@/server/db";
+import { startEverythingServer } from "@/server/demo/everything-server";
+import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
 import { prepareDatabase } from "@/server/domain/system/bootstrap";
 import { startHttpServer } from "@/server/http/serve";
@@ -59,12 +61,19 @@ function buildIfNeeded(): void {
 async function main() {
   if (!dev) buildIfNeeded();
   const { firstRun } = await prepareDatabase();
-  const demo = env.QM_DEMO ? await seedDemo({ firstRun }) : null;
+  const demoMcp = env.QM_DEMO ? await startEverythingServer(env.QM_DEMO_MCP_PORT) : null;
+  const demo = demoMcp ? await seedDemo({ firstRun, demoMcpUrl: demoMcp.url }) : null;
+  if (demoMcp && !demo) await demoMcp.stop();
 
   const server = await startHttpServer({ dev, host: env.HOST, port: env.PORT, dir: ROOT });
+  const scheduler = env.QM_SCHEDULER ? startScheduler() : null;
   log.info({ url: server.url, database: env.DATABASE_URL ? "postgresql" : "embedded" }, "Quartermaster is serving");
   const lines = [``, `  Quartermaster is running at ${server.url}`];
-  if (demo) lines.push(`  Demo sign-in: ${demo.email} / ${demo.password}`);
+  if (demo)
+    lines.push(
+      `  Demo sign-in: ${demo.email} / ${demo.password}`,
+      `  Demo MCP server (a live Source): ${demoMcp?.url}`,
+    );
   else if (env.QM_BOOTSTRAP_ADMIN_EMAIL) lines.push(`  Sign in as ${env.QM_BOOTSTRAP_ADMIN_EMAIL}`);
   else lines.push(`  No demo data (QM_DEMO=0). Create an admin: npm run qm -- create-admin --email you@example.com`);
   lines.push(``);
@@ -76,6 +85,8 @@ async function main() {
     stopping = true;
     log.info({ signal }, "shutting down: no new requests, finishing the ones in flight");
     await server.close();
+    await scheduler?.stop();
+    await demoMcp?.stop();
     await closeDatabase();
     log.info("stopped");
     process.exit(0);

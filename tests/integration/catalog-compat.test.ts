@@ -20,7 +20,12 @@ describe("model compatibility in the catalog", () => {
     const server = await serve(() => [
       simpleTool("fine"),
       simpleTool("reserved", { inputSchema: { type: "object", properties: { __token: { type: "string" } } } }),
-      simpleTool("nested_ok", { inputSchema: { type: "object", properties: { opts: { type: "object", properties: { __deep: { type: "string" } } } } } }),
+      simpleTool("nested_ok", {
+        inputSchema: {
+          type: "object",
+          properties: { opts: { type: "object", properties: { __deep: { type: "string" } } } },
+        },
+      }),
       simpleTool("scalar", { inputSchema: { type: "string" } as never }),
     ]);
     const { api, source } = await connectionTo(server.url);
@@ -30,7 +35,11 @@ describe("model compatibility in the catalog", () => {
     const byName = Object.fromEntries(all.items.map((t) => [t.nativeName, t]));
     expect(byName.fine).toMatchObject({ modelFacingName: "fine", compatibility: { state: "compatible" } });
     expect(byName.nested_ok?.compatibility.state).toBe("compatible");
-    expect(byName.reserved).toMatchObject({ modelFacingName: null, compatibility: { state: "schema_unsupported" }, modelFacingBytes: 0 });
+    expect(byName.reserved).toMatchObject({
+      modelFacingName: null,
+      compatibility: { state: "schema_unsupported" },
+      modelFacingBytes: 0,
+    });
     expect(byName.reserved?.compatibility.reason).not.toContain("__token");
     expect(byName.scalar?.compatibility.state).toBe("input_not_object");
 
@@ -50,7 +59,9 @@ describe("model compatibility in the catalog", () => {
     await second.api.sources.checkNow({ id: second.source.id });
 
     const names = async () => {
-      const rows = (await first.api.catalog.listTools({ search: "search" })).items.filter((t) => t.nativeName === "search");
+      const rows = (await first.api.catalog.listTools({ search: "search" })).items.filter(
+        (t) => t.nativeName === "search",
+      );
       return Object.fromEntries(rows.map((t) => [t.sourceName, t.modelFacingName]));
     };
     const initial = await names();
@@ -81,8 +92,13 @@ describe("model compatibility in the catalog", () => {
 describe("Connection URLs", () => {
   it("refuses non-HTTP schemes and metadata addresses unless an admin allows link-local", async () => {
     const api = callerFor((await makeUser("operator")).actor);
-    await expect(api.sources.createMcpConnection({ name: "file", url: "file:///etc/passwd" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("url: must use http or https") });
-    await expect(api.sources.createMcpConnection({ name: "meta", url: "http://169.254.169.254/latest" })).rejects.toMatchObject({ message: expect.stringContaining("link-local") });
+    await expect(api.sources.createMcpConnection({ name: "file", url: "file:///etc/passwd" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("url: must use http or https"),
+    });
+    await expect(
+      api.sources.createMcpConnection({ name: "meta", url: "http://169.254.169.254/latest" }),
+    ).rejects.toMatchObject({ message: expect.stringContaining("link-local") });
     await expect(api.sources.setNetworkPolicy({ allowLinkLocal: true })).rejects.toMatchObject({ code: "FORBIDDEN" });
 
     const admin = callerFor((await makeUser("admin")).actor);
@@ -97,8 +113,12 @@ describe("Connection URLs", () => {
 
   it("refuses an over-long name and a duplicate name, naming the field", async () => {
     const api = callerFor((await makeUser("operator")).actor);
-    await expect(api.sources.createMcpConnection({ name: "n".repeat(101), url: "http://127.0.0.1:1/mcp" })).rejects.toMatchObject({ message: "name: must be at most 100 characters" });
+    await expect(
+      api.sources.createMcpConnection({ name: "n".repeat(101), url: "http://127.0.0.1:1/mcp" }),
+    ).rejects.toMatchObject({ message: "name: must be at most 100 characters" });
     await api.sources.createMcpConnection({ name: "Twin", url: "http://127.0.0.1:1/mcp" });
-    await expect(api.sources.createMcpConnection({ name: "twin", url: "http://127.0.0.1:2/mcp" })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("name:") });
+    await expect(
+      api.sources.createMcpConnection({ name: "twin", url: "http://127.0.0.1:2/mcp" }),
+    ).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("name:") });
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { handleHeartbeat, handleRegistration } from "@/server/http/tool-host-api";
 import { getDb } from "@/server/db";
 import { sweepSilentHosts } from "@/server/domain/sources/tool-hosts";
+import { handleHeartbeat, handleRegistration } from "@/server/http/tool-host-api";
 import { LIMITS } from "@/server/limits";
-import { snapshot } from "../helpers/catalog";
 import { callerFor, makeUser } from "../helpers/actors";
+import { snapshot } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { simpleTool } from "../helpers/mcp-servers";
 
@@ -14,15 +14,24 @@ const BASE = "http://127.0.0.1:3000/api/v1/tool-hosts";
 
 async function newHost(timeout = 60) {
   const api = callerFor((await makeUser("operator")).actor);
-  const { source, hostToken } = await api.sources.createToolHost({ name: `host-${Math.random().toString(36).slice(2, 8)}`, heartbeatTimeoutSeconds: timeout });
+  const { source, hostToken } = await api.sources.createToolHost({
+    name: `host-${Math.random().toString(36).slice(2, 8)}`,
+    heartbeatTimeoutSeconds: timeout,
+  });
   const register = async (body: unknown, raw?: string) => {
     const res = await handleRegistration(
-      new Request(`${BASE}/registration`, { method: "PUT", headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" }, body: raw ?? JSON.stringify(body) }),
+      new Request(`${BASE}/registration`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
+        body: raw ?? JSON.stringify(body),
+      }),
     );
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   const beat = async () => {
-    const res = await handleHeartbeat(new Request(`${BASE}/heartbeat`, { method: "POST", headers: { authorization: `Bearer ${hostToken}` } }));
+    const res = await handleHeartbeat(
+      new Request(`${BASE}/heartbeat`, { method: "POST", headers: { authorization: `Bearer ${hostToken}` } }),
+    );
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   return { api, source, hostToken, register, beat };
@@ -31,7 +40,13 @@ async function newHost(timeout = 60) {
 describe("SDK Tool Host API", () => {
   it("registers a whole Tool list, with a reserved-name Tool kept but not offered", async () => {
     const { api, source, register } = await newHost();
-    const res = await register({ tools: [simpleTool("a"), simpleTool("b"), simpleTool("c", { inputSchema: { type: "object", properties: { __x: {} } } })] });
+    const res = await register({
+      tools: [
+        simpleTool("a"),
+        simpleTool("b"),
+        simpleTool("c", { inputSchema: { type: "object", properties: { __x: {} } } }),
+      ],
+    });
     expect(res).toEqual({ status: 200, body: { status: "registered", tools: 3, added: 3, removed: 0, changed: 0 } });
     const got = await api.sources.get({ id: source.id });
     expect(got).toMatchObject({ catalogState: "ok", toolCount: 3, compatibleToolCount: 2 });
@@ -44,7 +59,9 @@ describe("SDK Tool Host API", () => {
     const res = await handleRegistration(new Request(`${BASE}/registration`, { method: "PUT", body: "{}" }));
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: "UNAUTHENTICATED" });
-    const wrong = await handleHeartbeat(new Request(`${BASE}/heartbeat`, { method: "POST", headers: { authorization: "Bearer qm_host_nope" } }));
+    const wrong = await handleHeartbeat(
+      new Request(`${BASE}/heartbeat`, { method: "POST", headers: { authorization: "Bearer qm_host_nope" } }),
+    );
     expect(wrong.status).toBe(401);
   });
 

@@ -209,8 +209,10 @@ export async function listMcpCatalog(
   const tools: PublishedTool[] = [];
   const names = new Set<string>();
   const cursors = new Set<string>();
+  let connected = false;
   try {
     await client.connect(transport, { signal: controller.signal, timeout: remaining() });
+    connected = true;
     let cursor: string | undefined;
     for (;;) {
       if (progress.pages >= limits.pages) {
@@ -309,6 +311,7 @@ function toCheckFailure(
     limits: typeof DEFAULT_LIMITS;
     progress: ListProgress;
     outerSignal?: AbortSignal;
+    connected: boolean;
   },
 ): unknown {
   if (error instanceof CheckFailure) return error;
@@ -316,13 +319,14 @@ function toCheckFailure(
   if (ctx.outerSignal?.aborted) return ctx.outerSignal.reason ?? error;
   const elapsed = Date.now() - ctx.started;
   const page = ctx.progress.pages + 1;
+  const where = ctx.connected ? `while reading page ${page}` : "while connecting";
   const timedOut =
     (ctx.controller.signal.aborted && elapsed >= ctx.limits.wallClockMs - 50) ||
     (error instanceof McpError && error.code === -32001);
   if (timedOut) {
     return new CheckFailure(
       "CATALOG_TIMEOUT",
-      `The check did not finish within ${fmt(ctx.limits.wallClockMs / 1000)} s (stopped while reading page ${page}, after ${fmt(ctx.progress.tools)} Tools).`,
+      `The check did not finish within ${fmt(ctx.limits.wallClockMs / 1000)} s (stopped ${where}, after ${fmt(ctx.progress.tools)} Tools).`,
       { measured: elapsed, limit: ctx.limits.wallClockMs, unit: "ms", page },
     );
   }
@@ -345,7 +349,7 @@ function toCheckFailure(
       );
     }
     if (status > 0) {
-      return new CheckFailure("CATALOG_HTTP_ERROR", `The server answered HTTP ${status} while reading page ${page}.`, {
+      return new CheckFailure("CATALOG_HTTP_ERROR", `The server answered HTTP ${status} ${where}.`, {
         status,
         page,
         measured: status,
@@ -353,23 +357,21 @@ function toCheckFailure(
     }
     return new CheckFailure(
       "CATALOG_MALFORMED_RESPONSE",
-      `The server's answer to page ${page} is not an MCP response: ${error.message.slice(0, 300)}`,
+      `The server's answer ${where} is not an MCP response: ${error.message.slice(0, 300)}`,
       { page },
     );
   }
   if (error instanceof McpError) {
     return new CheckFailure(
       "CATALOG_REMOTE_ERROR",
-      `The server answered page ${page} with JSON-RPC error ${error.code}: ${error.message.slice(0, 300)}`,
+      `The server answered ${where} with JSON-RPC error ${error.code}: ${error.message.slice(0, 300)}`,
       { code: error.code, page },
     );
   }
   if (error instanceof SyntaxError || (error as { name?: string })?.name === "ZodError") {
-    return new CheckFailure(
-      "CATALOG_MALFORMED_RESPONSE",
-      `The server's answer to page ${page} is not valid JSON-RPC.`,
-      { page },
-    );
+    return new CheckFailure("CATALOG_MALFORMED_RESPONSE", `The server's answer ${where} is not valid JSON-RPC.`, {
+      page,
+    });
   }
   const codes = causeChain(error)
     .map((e) => (e as { code?: unknown }).code)
