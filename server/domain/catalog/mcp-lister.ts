@@ -292,6 +292,7 @@ export async function listMcpCatalog(
       limits,
       progress,
       outerSignal: options.signal,
+      connected,
     });
   } finally {
     clearTimeout(timer);
