@@ -14,6 +14,21 @@ export const ERROR_CODES = {
   CONFLICT: { status: 409, doc: "The change conflicts with the current state." },
   /** A field failed validation; the message names the field and the rule. */
   INVALID_INPUT: { status: 400, doc: "A field is missing or invalid; the message names it." },
+  /** An assignment or instructions would take an Agent Identity past its definition budget. */
+  BUDGET_EXCEEDED: {
+    status: 422,
+    doc: "The change would put the Agent Identity over its budget; details.overByBytes says by how much.",
+  },
+  /** An Agent Identity is over its budget (catalog growth); its agents are refused until it is back under. */
+  IDENTITY_OVER_BUDGET: {
+    status: 409,
+    doc: "The Agent Identity is over its definition budget; unassign a Source to bring it back.",
+  },
+  /** An MCP Connection already has the most Agent Identities a release allows. */
+  TOO_MANY_IDENTITIES: {
+    status: 422,
+    doc: "The MCP Connection is assigned to the maximum number of Agent Identities.",
+  },
   INTERNAL: { status: 500, doc: "Unexpected failure; the request id in the logs has details." },
 } as const satisfies Record<string, { status: number; doc: string }>;
 

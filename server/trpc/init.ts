@@ -7,7 +7,7 @@ import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import { type Actor, actorRole } from "../actor";
-import { type ErrorCode, isDomainError } from "../errors";
+import { isDomainError } from "../errors";
 import type { Logger } from "../log";
 import { type Role, roleAllows } from "../roles";
 
@@ -24,26 +24,16 @@ export interface Meta {
   role: Role | "public";
 }
 
-const TRPC_CODE: Record<ErrorCode | "PAYLOAD_TOO_LARGE" | "UNPROCESSABLE", TRPC_ERROR_CODE_KEY> = {
-  UNAUTHENTICATED: "UNAUTHORIZED",
-  FORBIDDEN: "FORBIDDEN",
-  NOT_FOUND: "NOT_FOUND",
-  CONFLICT: "CONFLICT",
-  INVALID_INPUT: "BAD_REQUEST",
-  INTERNAL: "INTERNAL_SERVER_ERROR",
-  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
-  UNPROCESSABLE: "UNPROCESSABLE_CONTENT",
+// One HTTP status per DomainError code (server/errors.ts) decides the tRPC code.
+const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  422: "UNPROCESSABLE_CONTENT",
 };
-
-function trpcCodeFor(code: string, status: number): TRPC_ERROR_CODE_KEY {
-  if (code in TRPC_CODE) return TRPC_CODE[code as keyof typeof TRPC_CODE];
-  if (status === 413) return "PAYLOAD_TOO_LARGE";
-  if (status === 422) return "UNPROCESSABLE_CONTENT";
-  if (status === 409) return "CONFLICT";
-  if (status === 404) return "NOT_FOUND";
-  if (status === 400) return "BAD_REQUEST";
-  return "INTERNAL_SERVER_ERROR";
-}
 
 function zodMessage(error: ZodError): { message: string; field: string } {
   const issue = error.issues[0];
@@ -96,7 +86,11 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
   if (result.ok) return result;
   const cause = result.error.cause;
   if (isDomainError(cause)) {
-    throw new TRPCError({ code: trpcCodeFor(cause.code, cause.status), message: cause.message, cause });
+    throw new TRPCError({
+      code: TRPC_CODE_BY_STATUS[cause.status] ?? "INTERNAL_SERVER_ERROR",
+      message: cause.message,
+      cause,
+    });
   }
   if (cause instanceof ZodError) {
     throw new TRPCError({ code: "BAD_REQUEST", message: zodMessage(cause).message, cause });

@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
 import { auditRouter } from "./routers/audit";
 import { catalogRouter } from "./routers/catalog";
+import { identitiesRouter } from "./routers/identities";
 import { meRouter } from "./routers/me";
 import { sourcesRouter } from "./routers/sources";
 import { usersRouter } from "./routers/users";
@@ -13,6 +14,7 @@ export const appRouter = router({
   audit: auditRouter,
   sources: sourcesRouter,
   catalog: catalogRouter,
+  identities: identitiesRouter,
 });
 
 export type AppRouter = typeof appRouter;

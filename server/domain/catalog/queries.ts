@@ -2,6 +2,7 @@ import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
+import { identitiesHolding } from "../identities/holdings";
 import { parseInput } from "../validation";
 import type { CompatibilityState } from "./compatibility";
 import { type TListToolsInput, ZListToolsInput, ZToolIdInput } from "./schemas";
@@ -131,8 +132,14 @@ export async function getTool(actor: Actor, raw: { id: string }) {
     },
   });
   if (!tool) throw notFound("Tool");
+  const view = toolView(tool);
   return {
-    ...toolView(tool),
+    ...view,
+    heldBy: await identitiesHolding({
+      sourceId: view.sourceId,
+      compatibility: view.compatibility.state,
+      withdrawn: view.withdrawn,
+    }),
     definition: tool.definition,
     inputSchema: tool.inputSchema,
     outputSchema: tool.outputSchema,

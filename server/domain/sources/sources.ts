@@ -2,8 +2,10 @@ import { type Actor, requireRole } from "../../actor";
 import { encryptJson } from "../../crypto";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
+import { LIMITS } from "../../limits";
 import { hashToken, newToken, tokenPrefix } from "../../tokens";
 import { recordAudit } from "../audit/record";
+import { identityTotals, makeBudget, stateOf } from "../identities/budget";
 import { parseInput } from "../validation";
 import { loadUrlPolicy } from "./network-policy";
 import {
@@ -17,7 +19,7 @@ import {
   ZUpdateSourceInput,
 } from "./schemas";
 import { checkConnectionUrl } from "./url-policy";
-import { SOURCE_PUBLIC, sourceView } from "./view";
+import { SOURCE_PUBLIC, type SourceRow, sourceView } from "./view";
 
 async function assertNameFree(name: string, exceptId?: string) {
   const db = await getDb();
@@ -61,7 +63,7 @@ export async function createMcpConnection(actor: Actor, raw: TCreateMcpConnectio
         checkIntervalSeconds: row.checkIntervalSeconds,
       },
     });
-    return sourceView(row);
+    return withIdentities(row, new Map());
   });
 }
 
@@ -91,7 +93,7 @@ export async function createToolHost(actor: Actor, raw: TCreateToolHostInput) {
       targetLabel: row.name,
       details: { kind: row.kind, heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds },
     });
-    return { source: sourceView(row), hostToken: token };
+    return { source: withIdentities(row, new Map()), hostToken: token };
   });
 }
 
@@ -100,7 +102,7 @@ export async function rotateHostToken(actor: Actor, raw: { id: string }) {
   const { id } = parseInput(ZSourceIdInput, raw);
   const token = newToken("qm_host");
   const db = await getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const existing = await tx.source.findUnique({ where: { id }, select: { kind: true, name: true } });
     if (!existing) throw notFound("Source");
     if (existing.kind !== "sdk_tool_host")
@@ -116,8 +118,9 @@ export async function rotateHostToken(actor: Actor, raw: { id: string }) {
       targetId: id,
       targetLabel: existing.name,
     });
-    return { source: sourceView(row), hostToken: token };
+    return { row, hostToken: token };
   });
+  return { source: withIdentities(result.row, await identityStats([result.row])), hostToken: result.hostToken };
 }
 
 export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
@@ -139,7 +142,7 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
   if (input.name && input.name.toLowerCase() !== before.name.toLowerCase()) await assertNameFree(input.name, input.id);
   const url = input.url !== undefined ? checkConnectionUrl(input.url, await loadUrlPolicy()).toString() : undefined;
 
-  return db.$transaction(async (tx) => {
+  const updated = await db.$transaction(async (tx) => {
     const row = await tx.source.update({
       where: { id: input.id },
       data: {
@@ -181,8 +184,10 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
         details: changed as never,
       });
     }
-    return sourceView(row);
+    return row;
   });
+  // Outside the transaction: on the embedded database a query beside an open transaction would wait for it.
+  return withIdentities(updated, await identityStats([updated]));
 }
 
 /**
@@ -236,7 +241,47 @@ export async function getSource(actor: Actor, raw: { id: string }) {
   const db = await getDb();
   const row = await db.source.findUnique({ where: { id }, select: SOURCE_PUBLIC });
   if (!row) throw notFound("Source");
-  return sourceView(row);
+  const stats = await identityStats([row]);
+  return withIdentities(row, stats);
+}
+
+type IdentityStats = Map<string, { assigned: number; overBudget: { id: string; name: string; overByBytes: number }[] }>;
+
+/** Per Source: how many identities hold it, and which of those are over budget. */
+async function identityStats(rows: { id: string }[]): Promise<IdentityStats> {
+  const db = await getDb();
+  const stats: IdentityStats = new Map(rows.map((r) => [r.id, { assigned: 0, overBudget: [] }]));
+  const assignments = await db.sourceAssignment.findMany({
+    where: rows.length === 1 ? { sourceId: rows[0]?.id } : undefined,
+    select: { sourceId: true, identityId: true },
+  });
+  if (!assignments.length) return stats;
+  const over = new Map(
+    (await identityTotals({ ids: [...new Set(assignments.map((a) => a.identityId))] }))
+      .map((t) => ({ id: t.id, name: t.name, budget: makeBudget(t.toolsBytes, t.instructionsBytes) }))
+      .filter((t) => stateOf(t.budget) === "over_budget")
+      .map((t) => [t.id, { id: t.id, name: t.name, overByBytes: t.budget.overByBytes }]),
+  );
+  for (const a of assignments) {
+    const entry = stats.get(a.sourceId);
+    if (!entry) continue;
+    entry.assigned++;
+    const o = over.get(a.identityId);
+    if (o) entry.overBudget.push(o);
+  }
+  return stats;
+}
+
+function withIdentities(row: SourceRow, stats: IdentityStats) {
+  const s = stats.get(row.id) ?? { assigned: 0, overBudget: [] };
+  return {
+    ...sourceView(row),
+    identities: {
+      assigned: s.assigned,
+      limit: row.kind === "mcp_connection" ? LIMITS.IDENTITIES_PER_CONNECTION.value : null,
+      overBudget: s.overBudget,
+    },
+  };
 }
 
 export async function listSources(actor: Actor, raw?: unknown) {
@@ -248,5 +293,6 @@ export async function listSources(actor: Actor, raw?: unknown) {
     select: SOURCE_PUBLIC,
     orderBy: { name: "asc" },
   });
-  return rows.map(sourceView);
+  const stats = await identityStats(rows);
+  return rows.map((r) => withIdentities(r, stats));
 }

@@ -1,0 +1,92 @@
+import { type Actor, requireRole } from "../../actor";
+import { getDb } from "../../db";
+import type { Prisma } from "../../db/types";
+import { DomainError, notFound } from "../../errors";
+import { parseInput } from "../validation";
+import { ZHoldingsInput } from "./schemas";
+
+/**
+ * The Tools an identity holds: every Compatible Tool of its assigned Sources, except
+ * those of silent SDK hosts, under their model-facing names (unique catalog-wide, so
+ * unique within the identity).
+ */
+export function heldToolsWhere(identityId: string): Prisma.ToolWhereInput {
+  return {
+    compatibility: "compatible",
+    source: { hostSilentSince: null, assignments: { some: { identityId } } },
+  };
+}
+
+export async function listHoldings(
+  actor: Actor,
+  raw: { id: string; search?: string; sourceId?: string; cursor?: string; limit?: number },
+) {
+  requireRole(actor, "viewer");
+  const input = parseInput(ZHoldingsInput, raw);
+  const db = await getDb();
+  if (!(await db.agentIdentity.findUnique({ where: { id: input.id }, select: { id: true } })))
+    throw notFound("Agent Identity");
+  const offset = input.cursor ? Number(/^o(\d{1,9})$/.exec(input.cursor)?.[1] ?? Number.NaN) : 0;
+  if (Number.isNaN(offset))
+    throw new DomainError("INVALID_INPUT", "cursor: not a cursor from this API", { field: "cursor" });
+  const search = input.search?.trim();
+  const where: Prisma.ToolWhereInput = {
+    ...heldToolsWhere(input.id),
+    sourceId: input.sourceId,
+    OR: search
+      ? [
+          { modelFacingName: { contains: search, mode: "insensitive" } },
+          { nativeName: { contains: search, mode: "insensitive" } },
+          { description: { contains: search, mode: "insensitive" } },
+        ]
+      : undefined,
+  };
+  const [rows, total] = await Promise.all([
+    db.tool.findMany({
+      where,
+      orderBy: [{ modelFacingName: "asc" }, { id: "asc" }],
+      skip: offset,
+      take: input.limit,
+      select: {
+        id: true,
+        nativeName: true,
+        modelFacingName: true,
+        description: true,
+        modelFacingBytes: true,
+        sourceId: true,
+        source: { select: { name: true } },
+      },
+    }),
+    db.tool.count({ where }),
+  ]);
+  const next = offset + rows.length;
+  return {
+    items: rows.map((t) => ({
+      id: t.id,
+      modelFacingName: t.modelFacingName as string,
+      nativeName: t.nativeName,
+      description: t.description,
+      bytes: t.modelFacingBytes,
+      sourceId: t.sourceId,
+      sourceName: t.source.name,
+    })),
+    total,
+    nextCursor: next < total ? `o${next}` : null,
+  };
+}
+
+/** The identities that hold a Tool (first `limit`, and how many in all). */
+export async function identitiesHolding(
+  tool: { sourceId: string; compatibility: string; withdrawn: boolean },
+  limit = 50,
+) {
+  if (tool.compatibility !== "compatible" || tool.withdrawn)
+    return { total: 0, items: [] as { id: string; name: string }[] };
+  const db = await getDb();
+  const where = { assignments: { some: { sourceId: tool.sourceId } } };
+  const [items, total] = await Promise.all([
+    db.agentIdentity.findMany({ where, select: { id: true, name: true }, orderBy: { name: "asc" }, take: limit }),
+    db.agentIdentity.count({ where }),
+  ]);
+  return { total, items };
+}

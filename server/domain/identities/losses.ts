@@ -1,0 +1,175 @@
+/**
+ * "Lost recently": what an identity stopped holding in the last 30 days (and what it
+ * gained), derived from catalog_change rows — written once per Tool per Source change —
+ * and the identity's own assignment history. Nothing is written per identity when a
+ * catalog changes, so a check that removes 4,096 Tools from a Connection shared by 1,000
+ * identities writes 4,096 rows, not 4 million.
+ */
+import { type Actor, requireRole } from "../../actor";
+import { getDb } from "../../db";
+import type { Prisma } from "../../db/types";
+import { DomainError, notFound } from "../../errors";
+import { LIMITS } from "../../limits";
+import { parseInput } from "../validation";
+import { ZLossesInput } from "./schemas";
+
+export const LOSS_REASONS = {
+  removed: "Removed from its Source's catalog",
+  became_incompatible: "Became incompatible with models",
+  withdrawn: "Its SDK Tool Host went silent",
+  source_deleted: "Its Source was deleted",
+  source_unassigned: "Its Source was unassigned",
+} as const;
+export const GAIN_REASONS = {
+  added: "Added to its Source's catalog",
+  became_compatible: "Became compatible with models",
+  restored: "Its SDK Tool Host is back",
+  source_assigned: "Its Source was assigned",
+} as const;
+
+type LossReason = keyof typeof LOSS_REASONS;
+type GainReason = keyof typeof GAIN_REASONS;
+
+export interface HoldingChange {
+  id: string;
+  at: Date;
+  direction: "lost" | "gained";
+  reason: LossReason | GainReason;
+  reasonText: string;
+  sourceId: string;
+  sourceName: string;
+  /** Per-Tool entries name the Tool; (un)assignments count the Tools instead. */
+  nativeName: string | null;
+  modelFacingName: string | null;
+  toolCount: number;
+  detail: string | null;
+}
+
+const LOSS_KINDS = ["removed", "became_incompatible", "withdrawn", "source_deleted"] as const;
+const GAIN_KINDS = ["added", "became_compatible", "restored"] as const;
+
+interface Interval {
+  sourceId: string;
+  from: Date;
+  to: Date | null;
+}
+
+function intervalsFrom(events: { sourceId: string; kind: "assigned" | "unassigned"; at: Date }[]): Interval[] {
+  const open = new Map<string, Date>();
+  const intervals: Interval[] = [];
+  for (const e of events) {
+    if (e.kind === "assigned") open.set(e.sourceId, e.at);
+    else {
+      const from = open.get(e.sourceId);
+      if (from) intervals.push({ sourceId: e.sourceId, from, to: e.at });
+      open.delete(e.sourceId);
+    }
+  }
+  for (const [sourceId, from] of open) intervals.push({ sourceId, from, to: null });
+  return intervals;
+}
+
+export async function listHoldingChanges(
+  actor: Actor,
+  raw: { id: string; include?: "losses" | "gains" | "all"; cursor?: string; limit?: number },
+  now = new Date(),
+) {
+  requireRole(actor, "viewer");
+  const input = parseInput(ZLossesInput, raw);
+  const offset = input.cursor ? Number(/^o(\d{1,9})$/.exec(input.cursor)?.[1] ?? Number.NaN) : 0;
+  if (Number.isNaN(offset))
+    throw new DomainError("INVALID_INPUT", "cursor: not a cursor from this API", { field: "cursor" });
+  const db = await getDb();
+  if (!(await db.agentIdentity.findUnique({ where: { id: input.id }, select: { id: true } })))
+    throw notFound("Agent Identity");
+
+  const since = new Date(now.getTime() - LIMITS.LOSSES_WINDOW_DAYS.value * 86_400_000);
+  const events = await db.assignmentEvent.findMany({ where: { identityId: input.id }, orderBy: { at: "asc" } });
+  const intervals = intervalsFrom(events).filter((i) => !i.to || i.to > since);
+  const kinds = [...(input.include !== "gains" ? LOSS_KINDS : []), ...(input.include !== "losses" ? GAIN_KINDS : [])];
+
+  const changeWhere: Prisma.CatalogChangeWhereInput | null = intervals.length
+    ? {
+        kind: { in: kinds },
+        modelFacingName: { not: null },
+        OR: intervals.map((i) => ({
+          sourceId: i.sourceId,
+          at: { gte: i.from > since ? i.from : since, ...(i.to ? { lt: i.to } : {}) },
+        })),
+      }
+    : null;
+
+  const assignmentKinds = [
+    ...(input.include !== "gains" ? (["unassigned"] as const) : []),
+    ...(input.include !== "losses" ? (["assigned"] as const) : []),
+  ];
+  const recentEvents = events
+    .filter((e) => e.at >= since && (assignmentKinds as readonly string[]).includes(e.kind))
+    .reverse();
+
+  const [changes, changeTotal, byDirection] = await Promise.all([
+    changeWhere
+      ? db.catalogChange.findMany({
+          where: changeWhere,
+          orderBy: [{ at: "desc" }, { id: "asc" }],
+          take: offset + input.limit,
+        })
+      : Promise.resolve([]),
+    changeWhere ? db.catalogChange.count({ where: changeWhere }) : Promise.resolve(0),
+    changeWhere ? db.catalogChange.groupBy({ by: ["kind"], where: changeWhere, _count: true }) : Promise.resolve([]),
+  ]);
+
+  const fromChanges: HoldingChange[] = changes.map((c) => {
+    const lost = (LOSS_KINDS as readonly string[]).includes(c.kind);
+    const reason = c.kind as LossReason | GainReason;
+    return {
+      id: c.id,
+      at: c.at,
+      direction: lost ? "lost" : "gained",
+      reason,
+      reasonText: lost ? LOSS_REASONS[reason as LossReason] : GAIN_REASONS[reason as GainReason],
+      sourceId: c.sourceId,
+      sourceName: c.sourceName,
+      nativeName: c.nativeName,
+      modelFacingName: c.modelFacingName,
+      toolCount: 1,
+      detail: c.detail,
+    };
+  });
+  const fromEvents: HoldingChange[] = recentEvents.map((e) => {
+    const lost = e.kind === "unassigned";
+    const reason = lost ? "source_unassigned" : "source_assigned";
+    return {
+      id: e.id,
+      at: e.at,
+      direction: lost ? "lost" : "gained",
+      reason,
+      reasonText: lost ? LOSS_REASONS.source_unassigned : GAIN_REASONS.source_assigned,
+      sourceId: e.sourceId,
+      sourceName: e.sourceName,
+      nativeName: null,
+      modelFacingName: null,
+      toolCount: e.toolCount,
+      detail: null,
+    };
+  });
+  const merged = [...fromChanges, ...fromEvents].sort(
+    (a, b) => b.at.getTime() - a.at.getTime() || a.id.localeCompare(b.id),
+  );
+  const items = merged.slice(offset, offset + input.limit);
+  const total = changeTotal + fromEvents.length;
+  const count = (k: readonly string[]) =>
+    byDirection.filter((g) => k.includes(g.kind)).reduce((n, g) => n + g._count, 0);
+  return {
+    since,
+    items,
+    total,
+    nextCursor: offset + items.length < total ? `o${offset + items.length}` : null,
+    summary: {
+      lostTools:
+        count(LOSS_KINDS) + fromEvents.filter((e) => e.direction === "lost").reduce((n, e) => n + e.toolCount, 0),
+      gainedTools:
+        count(GAIN_KINDS) + fromEvents.filter((e) => e.direction === "gained").reduce((n, e) => n + e.toolCount, 0),
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { type Actor, requireRole } from "../../actor";
+import { getDb } from "../../db";
+import { DomainError, notFound } from "../../errors";
+import { hashToken, newToken, tokenPrefix } from "../../tokens";
+import { recordAudit } from "../audit/record";
+import { parseInput } from "../validation";
+import { ZCreateTokenInput, ZIdentityIdInput, ZRevokeTokenInput } from "./schemas";
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+const PUBLIC = {
+  id: true,
+  identityId: true,
+  name: true,
+  prefix: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+} as const;
+
+export async function listTokens(actor: Actor, raw: { id: string }) {
+  requireRole(actor, "viewer");
+  const { id } = parseInput(ZIdentityIdInput, raw);
+  const db = await getDb();
+  return db.agentToken.findMany({
+    where: { identityId: id },
+    select: PUBLIC,
+    orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }],
+  });
+}
+
+/** An agent token for /mcp: returned this once, stored as a hash. */
+export async function createToken(actor: Actor, raw: { identityId: string; name: string }) {
+  requireRole(actor, "operator");
+  const input = parseInput(ZCreateTokenInput, raw);
+  const token = newToken("qm_agent");
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const identity = await tx.agentIdentity.findUnique({
+      where: { id: input.identityId },
+      select: { id: true, name: true },
+    });
+    if (!identity) throw notFound("Agent Identity");
+    const row = await tx.agentToken.create({
+      data: { identityId: identity.id, name: input.name, prefix: tokenPrefix(token), hash: hashToken(token) },
+      select: PUBLIC,
+    });
+    await recordAudit(tx, actor, {
+      action: "identity.create_token",
+      targetType: "identity",
+      targetId: identity.id,
+      targetLabel: identity.name,
+      details: { tokenId: row.id, name: row.name },
+    });
+    return { token: row, value: token };
+  });
+}
+
+export async function revokeToken(actor: Actor, raw: { id: string }) {
+  requireRole(actor, "operator");
+  const { id } = parseInput(ZRevokeTokenInput, raw);
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const row = await tx.agentToken.findUnique({
+      where: { id },
+      select: { id: true, name: true, revokedAt: true, identity: { select: { id: true, name: true } } },
+    });
+    if (!row) throw notFound("Agent token");
+    if (row.revokedAt) throw new DomainError("CONFLICT", `Agent token "${row.name}" is already revoked.`);
+    const updated = await tx.agentToken.update({ where: { id }, data: { revokedAt: new Date() }, select: PUBLIC });
+    await recordAudit(tx, actor, {
+      action: "identity.revoke_token",
+      targetType: "identity",
+      targetId: row.identity.id,
+      targetLabel: row.identity.name,
+      details: { tokenId: id, name: row.name },
+    });
+    return updated;
+  });
+}
+
+/** The agent behind a presented token, or null when it is unknown or revoked. */
+export async function authenticateAgentToken(token: string): Promise<Actor | null> {
+  const db = await getDb();
+  const row = await db.agentToken.findUnique({
+    where: { hash: hashToken(token) },
+    select: { id: true, revokedAt: true, lastUsedAt: true, identity: { select: { id: true, name: true } } },
+  });
+  if (!row || row.revokedAt) return null;
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.agentToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+  }
+  return {
+    kind: "agent",
+    identityId: row.identity.id,
+    tokenId: row.id,
+    label: `Agent Identity "${row.identity.name}"`,
+  };
+}
