@@ -23,7 +23,7 @@ export async function getDb(): Promise<Db> {
 }
 
 /** Installs an already-open database as the process's handle (tests, scripts). */
-export function useDatabase(opened: OpenedDatabase): void {
+export function installDatabase(opened: OpenedDatabase): void {
   holder[KEY] = Promise.resolve(opened);
 }
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, inject } from "vitest";
 import { resetAuth } from "@/server/auth";
-import { closeDatabase, useDatabase } from "@/server/db";
+import { closeDatabase, installDatabase } from "@/server/db";
 import { type OpenedDatabase, openDatabase } from "@/server/db/open";
 import { adminQuery, databaseUrl, randomName, usePostgres } from "./template";
 
@@ -25,7 +25,7 @@ export function withTestDatabase(): { current(): OpenedDatabase } {
   let handle: { opened: OpenedDatabase; drop: () => Promise<void> } | undefined;
   beforeAll(async () => {
     handle = await openFromTemplate();
-    useDatabase(handle.opened);
+    installDatabase(handle.opened);
     resetAuth();
   });
   afterAll(async () => {

@@ -48,7 +48,9 @@ describe("catalog checks against an SDK server", () => {
     });
     expect(listed.items[0]?.definitionBytes).toBeGreaterThan(50);
 
-    // A second check with changes records exactly what changed.
+    // A second check with changes records exactly what changed, Tool by Tool, for the identities holding the Source.
+    const holder = await api.identities.create({ name: "holder" });
+    await api.identities.assignSource({ identityId: holder.id, sourceId: source.id });
     catalog = [...catalog.slice(1), simpleTool("brand_new")];
     catalog[0] = { ...catalog[0]!, description: "Now does something else." };
     const second = await api.sources.checkNow({ id: source.id });

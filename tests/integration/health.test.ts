@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/api/health/route";
-import { useDatabase } from "@/server/db";
+import { installDatabase } from "@/server/db";
 import { committedMigrationNames } from "@/server/db/migrations-dir";
 import { openDatabase } from "@/server/db/open";
 import { withTestDatabase } from "../helpers/db";
@@ -23,7 +23,7 @@ describe("GET /api/health", () => {
 
   it("answers 503 and lists what is pending on a database that was never migrated", async () => {
     const fresh = await openDatabase({ dataDir: "memory://" });
-    useDatabase(fresh);
+    installDatabase(fresh);
     try {
       const res = await GET();
       expect(res.status).toBe(503);
@@ -32,7 +32,7 @@ describe("GET /api/health", () => {
       expect(body.migrations).toEqual({ current: false, pending: await committedMigrationNames() });
     } finally {
       await fresh.close();
-      useDatabase(test.current());
+      installDatabase(test.current());
     }
   });
 });

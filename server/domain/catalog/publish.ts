@@ -6,10 +6,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { getDb } from "../../db";
-import type { Prisma, Tx } from "../../db/types";
+import { type BulkColumn, bulkInsert, deleteByIds } from "../../db/bulk";
+import type { Tx } from "../../db/types";
 import { utf8Bytes } from "./canonical";
 import { evaluateCompatibility } from "./compatibility";
-import { assignModelFacingName, modelFacingNameCandidates } from "./model-facing-name";
+import { assignModelFacingName, baseModelFacingName, modelFacingNameCandidates } from "./model-facing-name";
 import { modelFacingDefinition, type PublishedTool } from "./validate-tool";
 
 export interface PublishResult {
@@ -34,6 +35,35 @@ type Existing = {
 
 const TX_OPTIONS = { timeout: 120_000, maxWait: 30_000 } as const;
 
+const TOOL_COLUMNS: BulkColumn[] = [
+  { name: "id", type: "text" },
+  { name: "sourceId", type: "text" },
+  { name: "nativeName", type: "text" },
+  { name: "title", type: "text" },
+  { name: "description", type: "text" },
+  { name: "definition", type: "text" },
+  { name: "definitionBytes", type: "integer" },
+  { name: "definitionHash", type: "text" },
+  { name: "compatibility", type: "text", cast: "ToolCompatibility" },
+  { name: "compatibilityReason", type: "text" },
+  { name: "modelFacingName", type: "text" },
+  { name: "modelFacingBytes", type: "integer" },
+  { name: "firstSeenAt", type: "timestamp(3)" },
+  { name: "lastChangedAt", type: "timestamp(3)" },
+];
+
+export const CHANGE_COLUMNS: BulkColumn[] = [
+  { name: "id", type: "text" },
+  { name: "sourceId", type: "text" },
+  { name: "sourceName", type: "text" },
+  { name: "checkId", type: "text" },
+  { name: "at", type: "timestamp(3)" },
+  { name: "kind", type: "text", cast: "CatalogChangeKind" },
+  { name: "nativeName", type: "text" },
+  { name: "modelFacingName", type: "text" },
+  { name: "detail", type: "text" },
+];
+
 async function publishOnce(
   tx: Tx,
   sourceId: string,
@@ -41,22 +71,13 @@ async function publishOnce(
   meta: { checkId?: string | null; at: Date },
 ): Promise<PublishResult> {
   // Serializes publications of one Source (a check and a registration cannot interleave).
-  const locked = await tx.$queryRaw<
-    { id: string; name: string }[]
-  >`SELECT id, name FROM source WHERE id = ${sourceId} FOR UPDATE`;
+  const locked = await tx.$queryRaw<{ id: string; name: string }[]>`SELECT id, name FROM source WHERE id = ${sourceId} FOR UPDATE`;
   const source = locked[0];
   if (!source) throw new SourceGone(sourceId);
 
   const existing: Existing[] = await tx.tool.findMany({
     where: { sourceId },
-    select: {
-      id: true,
-      nativeName: true,
-      definitionHash: true,
-      compatibility: true,
-      modelFacingName: true,
-      firstSeenAt: true,
-    },
+    select: { id: true, nativeName: true, definitionHash: true, compatibility: true, modelFacingName: true, firstSeenAt: true },
   });
   const before = new Map(existing.map((t) => [t.nativeName, t]));
   const after = new Map(tools.map((t) => [t.nativeName, t]));
@@ -74,63 +95,44 @@ async function publishOnce(
   // Names this publication gives up may be reused by the Tools it brings.
   const freed = new Set<string>();
   for (const t of removed) if (t.modelFacingName) freed.add(t.modelFacingName);
-  const evaluated = [...added, ...changed].map((tool) => ({
-    tool,
-    compat: evaluateCompatibility(tool.inputSchema),
-    old: before.get(tool.nativeName),
-  }));
-  for (const e of evaluated)
-    if (e.old?.modelFacingName && e.compat.state !== "compatible") freed.add(e.old.modelFacingName);
+  const evaluated = [...added, ...changed].map((tool) => ({ tool, compat: evaluateCompatibility(tool.inputSchema), old: before.get(tool.nativeName) }));
+  for (const e of evaluated) if (e.old?.modelFacingName && e.compat.state !== "compatible") freed.add(e.old.modelFacingName);
 
   const needNames = evaluated.filter((e) => e.compat.state === "compatible" && !e.old?.modelFacingName);
-  const probe = [
-    ...new Set(
-      needNames.flatMap((e) =>
-        modelFacingNameCandidates({ sourceId, sourceName: source.name, nativeName: e.tool.nativeName }),
-      ),
-    ),
-  ];
-  const takenInDb = new Set(
-    probe.length
-      ? (await tx.tool.findMany({ where: { modelFacingName: { in: probe } }, select: { modelFacingName: true } })).map(
-          (t) => t.modelFacingName as string,
-        )
-      : [],
-  );
-  const kept = new Set(
-    evaluated
-      .filter((e) => e.compat.state === "compatible" && e.old?.modelFacingName)
-      .map((e) => e.old?.modelFacingName as string),
-  );
+  const kept = new Set(evaluated.filter((e) => e.compat.state === "compatible" && e.old?.modelFacingName).map((e) => e.old?.modelFacingName as string));
+  const takenInDb = new Set<string>();
+  const probed = new Set<string>();
+  const probe = async (names: string[]) => {
+    const fresh = [...new Set(names)].filter((n) => !probed.has(n));
+    for (const n of fresh) probed.add(n);
+    if (!fresh.length) return;
+    const rows = await tx.$queryRawUnsafe<{ n: string }[]>(`SELECT "modelFacingName" AS n FROM tool WHERE "modelFacingName" = ANY($1::text[])`, fresh);
+    for (const r of rows) takenInDb.add(r.n);
+  };
+  const tools0 = (e: (typeof needNames)[number]) => ({ sourceId, sourceName: source.name, nativeName: e.tool.nativeName });
+  // Most new Tools get their native name; only those whose name is taken need their other candidates looked up.
+  const bases = needNames.map((e) => baseModelFacingName(e.tool.nativeName));
+  await probe(bases);
+  const seen = new Map<string, number>();
+  for (const b of bases) seen.set(b, (seen.get(b) ?? 0) + 1);
+  const contested = needNames.filter((_, i) => {
+    const b = bases[i] as string;
+    return takenInDb.has(b) || kept.has(b) || (seen.get(b) ?? 0) > 1;
+  });
+  await probe(contested.flatMap((e) => modelFacingNameCandidates(tools0(e))));
   const assignedNow = new Set<string>();
-  const isTaken = (name: string) =>
-    assignedNow.has(name) || kept.has(name) || (takenInDb.has(name) && !freed.has(name));
+  const isTaken = (name: string) => assignedNow.has(name) || kept.has(name) || (takenInDb.has(name) && !freed.has(name));
 
-  const rows: Prisma.ToolCreateManyInput[] = [];
-  const changes: Prisma.CatalogChangeCreateManyInput[] = [];
-  const change = (
-    kind: Prisma.CatalogChangeCreateManyInput["kind"],
-    nativeName: string,
-    modelFacingName: string | null,
-    detail?: string,
-  ) =>
-    changes.push({
-      sourceId,
-      sourceName: source.name,
-      checkId: meta.checkId ?? null,
-      at: meta.at,
-      kind,
-      nativeName,
-      modelFacingName,
-      detail,
-    });
+  const at = meta.at.toISOString();
+  const rows: Record<string, unknown>[] = [];
+  const changes: Record<string, unknown>[] = [];
+  const change = (kind: string, nativeName: string, modelFacingName: string | null, detail: string | null = null) =>
+    changes.push({ id: randomUUID(), sourceId, sourceName: source.name, checkId: meta.checkId ?? null, at, kind, nativeName, modelFacingName, detail });
 
   for (const { tool, compat, old } of evaluated) {
     let modelFacingName: string | null = null;
     if (compat.state === "compatible") {
-      modelFacingName =
-        old?.modelFacingName ??
-        assignModelFacingName({ sourceId, sourceName: source.name, nativeName: tool.nativeName }, isTaken);
+      modelFacingName = old?.modelFacingName ?? assignModelFacingName({ sourceId, sourceName: source.name, nativeName: tool.nativeName }, isTaken);
       assignedNow.add(modelFacingName);
     }
     rows.push({
@@ -139,61 +141,54 @@ async function publishOnce(
       nativeName: tool.nativeName,
       title: tool.title,
       description: tool.description,
-      inputSchema: tool.inputSchema as Prisma.InputJsonValue,
-      outputSchema: (tool.outputSchema ?? undefined) as Prisma.InputJsonValue | undefined,
-      annotations: (tool.annotations ?? undefined) as Prisma.InputJsonValue | undefined,
-      definition: tool.definition as Prisma.InputJsonValue,
+      definition: tool.canonical,
       definitionBytes: tool.definitionBytes,
       definitionHash: tool.definitionHash,
       compatibility: compat.state,
       compatibilityReason: compat.reason,
       modelFacingName,
       modelFacingBytes: modelFacingName ? utf8Bytes(modelFacingDefinition(tool, modelFacingName)) : 0,
-      firstSeenAt: old?.firstSeenAt ?? meta.at,
-      lastChangedAt: meta.at,
+      firstSeenAt: (old?.firstSeenAt ?? meta.at).toISOString(),
+      lastChangedAt: at,
     });
-    if (!old)
-      change("added", tool.nativeName, modelFacingName, compat.state === "compatible" ? undefined : compat.state);
-    else if (old.compatibility === "compatible" && compat.state !== "compatible")
-      change("became_incompatible", tool.nativeName, old.modelFacingName, compat.state);
-    else if (old.compatibility !== "compatible" && compat.state === "compatible")
-      change("became_compatible", tool.nativeName, modelFacingName);
+    if (!old) change("added", tool.nativeName, modelFacingName, compat.state === "compatible" ? null : compat.state);
+    else if (old.compatibility === "compatible" && compat.state !== "compatible") change("became_incompatible", tool.nativeName, old.modelFacingName, compat.state);
+    else if (old.compatibility !== "compatible" && compat.state === "compatible") change("became_compatible", tool.nativeName, modelFacingName);
     else change("changed", tool.nativeName, modelFacingName);
   }
   for (const t of removed) change("removed", t.nativeName, t.modelFacingName);
 
   // Changed Tools are rewritten under their old ids: two statements instead of one per Tool.
-  const replaced = [...removed.map((t) => t.id), ...changed.map((t) => before.get(t.nativeName)?.id as string)];
-  if (replaced.length) await tx.tool.deleteMany({ where: { id: { in: replaced } } });
-  if (rows.length) await tx.tool.createMany({ data: rows });
-  if (changes.length) await tx.catalogChange.createMany({ data: changes });
+  await deleteByIds(tx, "tool", [...removed.map((t) => t.id), ...changed.map((t) => before.get(t.nativeName)?.id as string)]);
+  await bulkInsert(tx, "tool", TOOL_COLUMNS, rows);
+  // Per-Tool changes matter only to identities holding the Source (Lost recently, what pushed
+  // an identity over budget). With no holder — e.g. a new Source's first check — nobody can
+  // ever see them: an identity's history starts at its assignment. The Source row lock above
+  // serializes this with assignments, so none can slip in between.
+  const held = await tx.sourceAssignment.count({ where: { sourceId } });
+  if (held > 0) await bulkInsert(tx, "catalog_change", CHANGE_COLUMNS, changes);
   await refreshSourceTotals(tx, sourceId);
   return { added: added.length, removed: removed.length, changed: changed.length, toolCount: tools.length };
 }
 
 /** Recomputes a Source's counters from its Tools (what identity budgets sum). */
 export async function refreshSourceTotals(tx: Tx, sourceId: string): Promise<void> {
-  const [all, compatible] = await Promise.all([
-    tx.tool.aggregate({ where: { sourceId }, _count: true, _sum: { definitionBytes: true } }),
-    tx.tool.aggregate({
-      where: { sourceId, compatibility: "compatible" },
-      _count: true,
-      _sum: { modelFacingBytes: true },
-    }),
-  ]);
-  await tx.source.update({
-    where: { id: sourceId },
-    data: {
-      toolCount: all._count,
-      definitionBytes: all._sum.definitionBytes ?? 0,
-      compatibleToolCount: compatible._count,
-      modelFacingBytes: compatible._sum.modelFacingBytes ?? 0,
-    },
-  });
+  await tx.$executeRaw`
+    UPDATE source SET
+      "toolCount" = t.n, "definitionBytes" = t.bytes, "compatibleToolCount" = t.compatible, "modelFacingBytes" = t.mf
+    FROM (
+      SELECT count(*)::int AS n,
+             COALESCE(sum("definitionBytes"), 0)::int AS bytes,
+             (count(*) FILTER (WHERE compatibility = 'compatible'))::int AS compatible,
+             COALESCE(sum("modelFacingBytes") FILTER (WHERE compatibility = 'compatible'), 0)::int AS mf
+      FROM tool WHERE "sourceId" = ${sourceId}
+    ) t
+    WHERE source.id = ${sourceId}`;
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === "P2002";
+  const text = `${(error as { code?: string } | null)?.code ?? ""} ${(error as Error | null)?.message ?? ""}`;
+  return /P2002|23505|unique constraint/i.test(text);
 }
 
 /**

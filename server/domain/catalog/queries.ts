@@ -125,14 +125,12 @@ export async function getTool(actor: Actor, raw: { id: string }) {
     select: {
       ...LIST_SELECT,
       definition: true,
-      inputSchema: true,
-      outputSchema: true,
-      annotations: true,
       definitionHash: true,
     },
   });
   if (!tool) throw notFound("Tool");
   const view = toolView(tool);
+  const definition = JSON.parse(tool.definition) as Record<string, unknown>;
   return {
     ...view,
     heldBy: await identitiesHolding({
@@ -140,10 +138,10 @@ export async function getTool(actor: Actor, raw: { id: string }) {
       compatibility: view.compatibility.state,
       withdrawn: view.withdrawn,
     }),
-    definition: tool.definition,
-    inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema,
-    annotations: tool.annotations,
+    definition,
+    inputSchema: definition.inputSchema ?? null,
+    outputSchema: definition.outputSchema ?? null,
+    annotations: definition.annotations ?? null,
     definitionHash: tool.definitionHash,
   };
 }

@@ -12,6 +12,8 @@ export interface PublishedTool {
   outputSchema: unknown;
   annotations: unknown;
   definition: Record<string, unknown>;
+  /** `definition` as canonical JSON: what is stored, sized and hashed. */
+  canonical: string;
   definitionBytes: number;
   definitionHash: string;
 }
@@ -106,6 +108,7 @@ export function validateToolDefinition(raw: unknown, position: { page?: number; 
     outputSchema: outputSchema ?? null,
     annotations: isObject(raw.annotations) ? raw.annotations : null,
     definition: raw,
+    canonical: definition,
     definitionBytes,
     definitionHash: sha256(definition),
   };

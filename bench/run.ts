@@ -1,0 +1,293 @@
+/**
+ * npm run bench — performance goals, measured, printed as a table. Timings live here,
+ * never in tests: these machines are shared and noisy, so each figure is the median of
+ * several runs and the verdict is advisory.
+ *
+ *   1. Catalog check vs a bare SDK listing of the largest legal catalog
+ *      (4,096 Tools, 128 pages, just under 4 MiB) over loopback. Goal: check ≤ 1.5× listing.
+ *   2. 1,000 identities on one Connection of 4,096 Tools; a check removes every Tool.
+ *      Goals: commit < 2 s; one identity's Lost recently < 100 ms.
+ *   3. identities.get on an identity holding 15,000 small Tools. Goal: < 100 ms.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-bench-"));
+Object.assign(process.env, {
+  NODE_ENV: "test",
+  LOG_LEVEL: "silent",
+  QM_DATA_DIR: dataDir,
+  QM_SECRET: "bench-secret-bench-secret-bench-secret-01",
+  QM_DEMO: "0",
+});
+
+const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+const { SYSTEM } = await import("@/server/actor");
+const { installDatabase, closeDatabase } = await import("@/server/db");
+const { openDatabase } = await import("@/server/db/open");
+const { applyMigrations } = await import("@/server/db/schema-engine");
+const { runCatalogCheck } = await import("@/server/domain/catalog/check");
+const { publishCatalog } = await import("@/server/domain/catalog/publish");
+const { canonicalJson } = await import("@/server/domain/catalog/canonical");
+const { createMcpConnection } = await import("@/server/domain/sources/sources");
+const { getIdentity, createIdentity, assignSource } = await import("@/server/domain/identities/identities");
+const { listHoldingChanges } = await import("@/server/domain/identities/losses");
+const { referenceTool } = await import("@/server/domain/identities/reference-tools");
+const { createToolHost } = await import("@/server/domain/sources/sources");
+const { authenticateToolHost, registerTools } = await import("@/server/domain/sources/tool-hosts");
+const { startSdkServer } = await import("../tests/helpers/mcp-servers");
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+type Row = { name: string; value: string; goal: string; verdict: string };
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+}
+
+/** Runs fn, sampling resident memory; returns its time and the peak RSS seen. */
+async function measure<T>(fn: () => Promise<T>): Promise<{ ms: number; peakRss: number; result: T }> {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
+  const started = performance.now();
+  const result = await fn();
+  const ms = performance.now() - started;
+  clearInterval(timer);
+  return { ms, peakRss: Math.max(peak, process.memoryUsage().rss), result };
+}
+
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+const msf = (n: number) => `${n.toFixed(n < 10 ? 2 : 0)} ms`;
+
+/** 4,096 Tools of 1,023 canonical bytes each: 4,190,208 bytes, just under 4 MiB. */
+function largestLegalCatalog() {
+  return Array.from({ length: 4096 }, (_, i) => {
+    const name = `tool_${String(i).padStart(4, "0")}`;
+    const make = (pad: string) => ({
+      name,
+      description: "Benchmark Tool.",
+      inputSchema: { type: "object", properties: { q: { type: "string", description: pad } } },
+    });
+    const base = Buffer.byteLength(canonicalJson(make("")));
+    return make("x".repeat(1023 - base));
+  });
+}
+
+async function bareListing(url: string): Promise<number> {
+  const client = new Client({ name: "bench", version: "1" });
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  let cursor: string | undefined;
+  let tools = 0;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {});
+    tools += page.tools.length;
+    cursor = page.nextCursor;
+  } while (cursor);
+  await client.close();
+  return tools;
+}
+
+async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<Row[]> {
+  const rows: Row[] = [];
+  await applyMigrations(opened.adapterFactory);
+  installDatabase(opened);
+  let catalog = largestLegalCatalog();
+  const server = await startSdkServer({ catalog: () => catalog, pageSize: 32 });
+  try {
+    // ── 1. check vs bare listing ──
+    await bareListing(server.url); // warm both ends
+    const bare: number[] = [];
+    const first: number[] = [];
+    const again: number[] = [];
+    let peakBare = 0;
+    let peakCheck = 0;
+    let pages = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const b = await measure(() => bareListing(server.url));
+      bare.push(b.ms);
+      peakBare = Math.max(peakBare, b.peakRss);
+      const source = await createMcpConnection(SYSTEM, { name: `bench-${run}`, url: server.url });
+      const c = await measure(() => runCatalogCheck(source.id, "manual"));
+      if (c.result.status !== "succeeded" || c.result.tools !== 4096)
+        throw new Error(`check failed: ${JSON.stringify(c.result.failure)}`);
+      pages = c.result.pages;
+      first.push(c.ms);
+      peakCheck = Math.max(peakCheck, c.peakRss);
+      const r = await measure(() => runCatalogCheck(source.id, "manual"));
+      again.push(r.ms);
+    }
+    const ratio = median(first) / median(bare);
+    rows.push({
+      name: `Bare SDK listing: 4,096 Tools, ${pages} pages, 4.0 MiB`,
+      value: msf(median(bare)),
+      goal: "baseline",
+      verdict: "—",
+    });
+    rows.push({
+      name: "Full catalog check, first (list+validate+diff+commit 4,096)",
+      value: `${msf(median(first))} (${ratio.toFixed(2)}×)`,
+      goal: "≤ 1.5× listing",
+      verdict: ratio <= 1.5 ? "met" : "MISSED",
+    });
+    const ratioAgain = median(again) / median(bare);
+    rows.push({
+      name: "Full catalog check, unchanged catalog",
+      value: `${msf(median(again))} (${ratioAgain.toFixed(2)}×)`,
+      goal: "≤ 1.5× listing",
+      verdict: ratioAgain <= 1.5 ? "met" : "MISSED",
+    });
+    rows.push({ name: "Peak RSS during the bare listing", value: mib(peakBare), goal: "reported", verdict: "—" });
+    rows.push({ name: "Peak RSS during a full check", value: mib(peakCheck), goal: "reported", verdict: "—" });
+
+    // ── 2. 1,000 identities on one Connection; a check removes every Tool ──
+    const shared = await createMcpConnection(SYSTEM, { name: "bench-shared", url: server.url });
+    await runCatalogCheck(shared.id, "manual");
+    const db = opened.db;
+    const ids = Array.from({ length: 1000 }, (_, i) => `bench-identity-${i}`);
+    await db.agentIdentity.createMany({ data: ids.map((id) => ({ id, name: id })) });
+    const at = new Date(Date.now() - 1000);
+    await db.sourceAssignment.createMany({
+      data: ids.map((identityId) => ({ identityId, sourceId: shared.id, assignedAt: at })),
+    });
+    await db.assignmentEvent.createMany({
+      data: ids.map((identityId) => ({
+        identityId,
+        sourceId: shared.id,
+        sourceName: shared.name,
+        kind: "assigned" as const,
+        at,
+        toolCount: 4096,
+        bytes: 0,
+      })),
+    });
+    catalog = [];
+    const commit = await measure(() => publishCatalog(shared.id, [], { at: new Date() }));
+    if (commit.result.removed !== 4096) throw new Error("removal did not remove every Tool");
+    rows.push({
+      name: "Commit of a check removing 4,096 Tools from 1,000 identities",
+      value: msf(commit.ms),
+      goal: "< 2 s",
+      verdict: commit.ms < 2000 ? "met" : "MISSED",
+    });
+    const changeRows = await db.catalogChange.count({ where: { sourceId: shared.id, kind: "removed" } });
+    rows.push({
+      name: "  rows written for that change (not × identities)",
+      value: String(changeRows),
+      goal: "4,096",
+      verdict: changeRows === 4096 ? "met" : "MISSED",
+    });
+    const reads: number[] = [];
+    for (let i = 0; i < 20; i++)
+      reads.push((await measure(() => listHoldingChanges(SYSTEM, { id: ids[i * 37]!, include: "losses" }))).ms);
+    rows.push({
+      name: "Read one identity's Lost recently (first page of 4,096)",
+      value: msf(median(reads)),
+      goal: "< 100 ms",
+      verdict: median(reads) < 100 ? "met" : "MISSED",
+    });
+
+    // ── 3. identities.get on an identity holding 15,000 small Tools ──
+    // Small Tools (3 parameters, a short description) a little under the reference size, so 15,000 fit.
+    const small = { ...referenceTool("small"), description: "Read one record by id and return its fields and owner." };
+    const identity = await createIdentity(SYSTEM, { name: "bench-15k" });
+    for (let h = 0; h < 4; h++) {
+      const { hostToken } = await createToolHost(SYSTEM, { name: `bench-host-${h}` });
+      const host = await authenticateToolHost(hostToken);
+      const tools = Array.from({ length: 3750 }, (_, i) => ({ ...small, name: `s${h}_${i}` }));
+      await registerTools(host!, { tools });
+      const source = await db.source.findFirstOrThrow({ where: { name: `bench-host-${h}` } });
+      await assignSource(SYSTEM, { identityId: identity.id, sourceId: source.id });
+    }
+    const gets: number[] = [];
+    let held = 0;
+    for (let i = 0; i < 20; i++) {
+      const g = await measure(() => getIdentity(SYSTEM, { id: identity.id }));
+      gets.push(g.ms);
+      held = g.result.tools;
+    }
+    rows.push({
+      name: `identities.get, identity holding ${held.toLocaleString("en")} small Tools`,
+      value: msf(median(gets)),
+      goal: "< 100 ms",
+      verdict: median(gets) < 100 ? "met" : "MISSED",
+    });
+  } finally {
+    await server.close();
+    await closeDatabase();
+  }
+  return rows;
+}
+
+async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | null> {
+  const pg = (await import("pg")).default;
+  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `qm_bench_${Date.now()}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function main() {
+  const embedded = await suite(await openDatabase({ dataDir }));
+  rmSync(dataDir, { recursive: true, force: true });
+  let server: Row[] | null = null;
+  const pg = await postgresDatabase();
+  if (pg) {
+    try {
+      server = await suite(await openDatabase({ url: pg.url }));
+    } finally {
+      await pg.drop();
+    }
+  }
+  const cell = (r: Row | undefined) =>
+    r
+      ? r.verdict === "—" || r.goal === "baseline"
+        ? r.value
+        : `${r.value} ${r.verdict === "met" ? "✓" : "✗"}`
+      : "n/a";
+  const rows = embedded.map((r, i) => ({
+    name: r.name,
+    goal: r.goal,
+    a: cell(r),
+    b: server ? cell(server[i]) : "not reachable",
+  }));
+  const header = ["Benchmark", "Goal", "Embedded (PGlite)", `PostgreSQL`];
+  const table = [header, ...rows.map((r) => [r.name, r.goal, r.a, r.b])];
+  const widths = header.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  console.log(`\nQuartermaster benchmarks — median of ${RUNS} runs, node ${process.version}; ✓ goal met, ✗ missed\n`);
+  console.log(line(header));
+  console.log(line(widths.map((w) => "-".repeat(w))));
+  for (const r of table.slice(1)) console.log(line(r));
+  console.log(
+    `\nPeak RSS is the whole process (the embedded database runs inside it). PostgreSQL: ${server ? PG_URL.replace(/\/\/[^@]*@/, "//") : "set QM_BENCH_DATABASE_URL to include it"}`,
+  );
+}
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
