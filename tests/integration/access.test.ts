@@ -77,6 +77,21 @@ describe("roles", () => {
     expect((await callerFor(admin.actor).users.list()).length).toBe(before);
   });
 
+  it("a curator cannot reach operator procedures: no Sources, identities or checks, and nothing is written", async () => {
+    const curator = callerFor((await makeUser("curator")).actor);
+    const calls = [
+      () => curator.sources.createMcpConnection({ name: "sneaky", url: "http://127.0.0.1:1/mcp" }),
+      () => curator.sources.createToolHost({ name: "sneaky host" }),
+      () => curator.identities.create({ name: "sneaky agent" }),
+    ];
+    for (const call of calls) await expect(call()).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("operator") });
+    const admin = callerFor((await makeUser("admin")).actor);
+    expect((await admin.sources.list()).filter((s) => s.name.startsWith("sneaky"))).toEqual([]);
+    expect((await admin.identities.list({ search: "sneaky" })).length).toBe(0);
+    // Reading stays open to every role.
+    await expect(curator.catalog.listTools({})).resolves.toMatchObject({ total: expect.any(Number) });
+  });
+
   it("an admin may do everything, including operator and curator work", async () => {
     const { actor } = await makeUser("admin");
     for (const [path] of Object.entries(procedures)) {

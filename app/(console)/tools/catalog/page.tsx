@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
-import { ComingLater } from "@/components/ui/later";
+import { Suspense } from "react";
+import { CatalogPage } from "@/components/tools/catalog-page";
+import { LoadingRows } from "@/components/ui/states";
 
 export const metadata: Metadata = { title: "Tools Catalog" };
 
 export default function Page() {
   return (
-    <ComingLater
-      title="Tools Catalog"
-      description="Every Tool that any Source publishes, and whether a model can be offered it."
-    >
-      The catalog arrives with Sources: each Tool, its Source, its model-compatibility state and size.
-    </ComingLater>
+    <Suspense fallback={<LoadingRows label="Loading the catalog" />}>
+      <CatalogPage />
+    </Suspense>
   );
 }

@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
-import { ComingLater } from "@/components/ui/later";
+import { Suspense } from "react";
+import { SourcesPage } from "@/components/tools/sources-page";
+import { LoadingRows } from "@/components/ui/states";
 
 export const metadata: Metadata = { title: "Sources" };
 
 export default function Page() {
   return (
-    <ComingLater title="Sources" description="MCP Connections and SDK Tool Hosts that publish Tools.">
-      Adding MCP Connections and SDK Tool Hosts, catalog checks and their history arrive in the next release.
-    </ComingLater>
+    <Suspense fallback={<LoadingRows label="Loading Sources" />}>
+      <SourcesPage />
+    </Suspense>
   );
 }

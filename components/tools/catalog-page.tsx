@@ -1,0 +1,217 @@
+"use client";
+
+import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { Loader2, PackageSearch, Plug } from "lucide-react";
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { useTRPC, useTRPCClient } from "@/components/trpc/client";
+import { Button } from "@/components/ui/button";
+import { Input, Select } from "@/components/ui/field";
+import { formatCount } from "@/components/ui/format";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { useDebounced } from "@/components/ui/use-debounced";
+import { useUrlState } from "@/components/ui/use-url-state";
+import {
+  COMPATIBILITY_LABELS,
+  COMPATIBILITY_STATES,
+  type CompatibilityState,
+} from "@/server/domain/catalog/compatibility";
+import { CatalogTable, type SortDirection, TOOL_SORTS, type ToolSort } from "./catalog-table";
+
+const PAGE_SIZE = 500;
+// Names and Sources read naturally A→Z; sizes and dates are most useful largest/newest first.
+const DEFAULT_DIRECTION: Record<ToolSort, SortDirection> = {
+  name: "asc",
+  source: "asc",
+  compatibility: "asc",
+  size: "desc",
+  lastChanged: "desc",
+};
+
+const asSort = (v: string): ToolSort => ((TOOL_SORTS as readonly string[]).includes(v) ? (v as ToolSort) : "name");
+const asState = (v: string): CompatibilityState | undefined =>
+  (COMPATIBILITY_STATES as readonly string[]).includes(v) ? (v as CompatibilityState) : undefined;
+
+export function CatalogPage() {
+  const trpc = useTRPC();
+  const [filters, setFilters] = useUrlState(["source", "state", "q", "sort", "dir"] as const);
+  const [search, setSearch] = useState(filters.q);
+  const debounced = useDebounced(search);
+  useEffect(() => {
+    if (debounced !== filters.q) setFilters({ q: debounced });
+  }, [debounced, filters.q, setFilters]);
+
+  const sort = asSort(filters.sort);
+  const direction: SortDirection =
+    filters.dir === "asc" || filters.dir === "desc" ? filters.dir : DEFAULT_DIRECTION[sort];
+  const state = asState(filters.state);
+  const input = {
+    sourceId: filters.source || undefined,
+    state,
+    search: filters.q.trim() || undefined,
+    sort,
+    direction,
+    limit: PAGE_SIZE,
+  };
+
+  const client = useTRPCClient();
+  const facets = useQuery(trpc.catalog.facets.queryOptions());
+  const tools = useInfiniteQuery({
+    // Not infiniteQueryOptions: tRPC puts its own page `direction` ("forward") into the
+    // input and drops ours from the key, which would break sorting descending.
+    queryKey: [...trpc.catalog.listTools.pathKey(), { input, type: "infinite" }],
+    queryFn: ({ pageParam, signal }) => client.catalog.listTools.query({ ...input, cursor: pageParam }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // Keep the old rows on screen while a new filter loads, instead of flashing a skeleton.
+    placeholderData: keepPreviousData,
+  });
+  const rows = tools.data?.pages.flatMap((p) => p.items) ?? [];
+  const total = tools.data?.pages[0]?.total ?? 0;
+  const filtered = Boolean(filters.source || filters.state || filters.q);
+  const everything = facets.data?.total;
+
+  function onSort(next: ToolSort) {
+    const dir = next === sort ? (direction === "asc" ? "desc" : "asc") : DEFAULT_DIRECTION[next];
+    // Defaults stay out of the URL so the plain catalog keeps a plain address.
+    setFilters({
+      sort: next === "name" ? null : next,
+      dir: dir === DEFAULT_DIRECTION[next] ? null : dir,
+    });
+  }
+  function clearFilters() {
+    setSearch("");
+    setFilters({ source: null, state: null, q: null });
+  }
+
+  const knownSource = !filters.source || facets.data?.sources.some((s) => s.id === filters.source);
+
+  return (
+    <>
+      <PageHeader
+        title="Tools Catalog"
+        description="Every Tool that any Source publishes, and whether a model can be offered it."
+      />
+      <search className="mb-3 flex flex-wrap items-center gap-2">
+        <label className="sr-only" htmlFor="catalog-search">
+          Search Tools
+        </label>
+        <Input
+          id="catalog-search"
+          type="search"
+          placeholder="Search name, model-facing name, description…"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          className="w-80 max-w-full"
+        />
+        <label className="sr-only" htmlFor="catalog-source">
+          Source
+        </label>
+        <Select
+          id="catalog-source"
+          value={filters.source}
+          onChange={(e) => setFilters({ source: e.target.value })}
+          className="w-56"
+        >
+          <option value="">All Sources</option>
+          {!knownSource && <option value={filters.source}>Unknown Source</option>}
+          {facets.data?.sources.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name} ({formatCount(s.toolCount)})
+            </option>
+          ))}
+        </Select>
+        <label className="sr-only" htmlFor="catalog-state">
+          Model compatibility
+        </label>
+        <Select
+          id="catalog-state"
+          value={state ?? ""}
+          onChange={(e) => setFilters({ state: e.target.value })}
+          className="w-64"
+        >
+          <option value="">All states{everything !== undefined ? ` (${formatCount(everything)})` : ""}</option>
+          {COMPATIBILITY_STATES.map((s) => (
+            <option key={s} value={s}>
+              {COMPATIBILITY_LABELS[s]} ({formatCount(facets.data?.states[s] ?? 0)})
+            </option>
+          ))}
+        </Select>
+        {filtered && (
+          <Button variant="ghost" onClick={clearFilters}>
+            Clear filters
+          </Button>
+        )}
+        {tools.isFetchingNextPage && (
+          <span className="ml-auto inline-flex items-center gap-1.5 text-xs text-muted">
+            <Loader2 className="size-3.5 animate-spin" aria-hidden /> Loading more…
+          </span>
+        )}
+        <p
+          role="status"
+          className={tools.isFetchingNextPage ? "text-sm text-muted" : "ml-auto text-sm text-muted"}
+          data-testid="catalog-total"
+        >
+          {tools.data &&
+            (filtered && everything !== undefined
+              ? `${formatCount(total)} of ${formatCount(everything)} Tools`
+              : `${formatCount(total)} ${total === 1 ? "Tool" : "Tools"}`)}
+        </p>
+      </search>
+      {tools.isPending ? (
+        <LoadingRows rows={8} label="Loading the catalog" />
+      ) : tools.isError ? (
+        <ErrorState error={tools.error} retry={() => tools.refetch()} />
+      ) : total === 0 && !filtered ? (
+        <NoTools sourceCount={facets.data?.sources.length} />
+      ) : total === 0 ? (
+        <EmptyState
+          title="No Tools match these filters"
+          icon={<PackageSearch className="size-8" />}
+          action={
+            <Button variant="secondary" onClick={clearFilters}>
+              Clear filters
+            </Button>
+          }
+        >
+          Try a shorter search, another Source or another compatibility state.
+        </EmptyState>
+      ) : (
+        <CatalogTable
+          tools={rows}
+          total={total}
+          hasNextPage={tools.hasNextPage}
+          isFetchingNextPage={tools.isFetchingNextPage}
+          fetchNextPage={() => void tools.fetchNextPage()}
+          sort={sort}
+          direction={direction}
+          onSort={onSort}
+          stale={tools.isPlaceholderData}
+          resetKey={JSON.stringify([input.sourceId, input.state, input.search, sort, direction])}
+        />
+      )}
+    </>
+  );
+}
+
+function NoTools({ sourceCount }: { sourceCount: number | undefined }) {
+  const link = (
+    <Link
+      href="/tools/sources"
+      className="inline-flex h-9 items-center gap-1.5 rounded-md bg-accent px-3.5 text-sm font-medium text-accent-fg hover:opacity-90"
+    >
+      <Plug className="size-4" aria-hidden /> {sourceCount ? "Go to Sources" : "Add a Source"}
+    </Link>
+  );
+  return sourceCount ? (
+    <EmptyState title="Your Sources publish no Tools yet" action={link}>
+      The catalog fills when an MCP Connection’s check succeeds or an SDK Tool Host registers. Sources shows whether a
+      check failed and why.
+    </EmptyState>
+  ) : (
+    <EmptyState title="No Tools yet" action={link}>
+      The catalog lists every Tool your Sources publish. Add an MCP Connection or an SDK Tool Host to start.
+    </EmptyState>
+  );
+}

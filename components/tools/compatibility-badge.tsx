@@ -1,0 +1,25 @@
+import { Badge } from "@/components/ui/badge";
+import { COMPATIBILITY_LABELS, type CompatibilityState } from "@/server/domain/catalog/compatibility";
+
+/**
+ * A Tool's model-compatibility state. Anything but Compatible means no model is offered
+ * the Tool, hence danger; a withdrawn Tool is offered to no one until its host returns.
+ */
+export function CompatibilityBadge({
+  state,
+  reason,
+  withdrawn,
+}: {
+  state: CompatibilityState;
+  reason?: string | null;
+  withdrawn?: boolean;
+}) {
+  return (
+    <span className="inline-flex flex-wrap gap-1" title={reason ?? undefined}>
+      {state === "compatible" && withdrawn ? null : (
+        <Badge tone={state === "compatible" ? "ok" : "danger"}>{COMPATIBILITY_LABELS[state] ?? state}</Badge>
+      )}
+      {withdrawn && <Badge tone="warn">Withdrawn (host silent)</Badge>}
+    </span>
+  );
+}

@@ -1,0 +1,185 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useTRPC } from "@/components/trpc/client";
+import { Button } from "@/components/ui/button";
+import { Callout } from "@/components/ui/callout";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { errorMessage } from "@/components/ui/use-error";
+import { fieldErrors } from "./form-errors";
+import { type HeaderRow, HeadersEditor, headersFromRows } from "./headers-editor";
+import { CHECK_INTERVAL_OPTIONS, formatSeconds, HEARTBEAT_TIMEOUT_OPTIONS } from "./labels";
+import type { SourceView } from "./types";
+
+const FIELDS = ["name", "description", "url", "headers", "checkIntervalSeconds", "heartbeatTimeoutSeconds"] as const;
+
+/** Options including the current value, so a value set over the API is never silently changed. */
+function withCurrent(options: ReadonlyArray<{ seconds: number; label: string }>, current: number | null) {
+  if (current === null || options.some((o) => o.seconds === current)) return options;
+  return [...options, { seconds: current, label: `${formatSeconds(current)} (current)` }].sort(
+    (a, b) => a.seconds - b.seconds,
+  );
+}
+
+export function EditSourceDialog({
+  source,
+  open,
+  onClose,
+  onSaved,
+}: {
+  source: SourceView;
+  open: boolean;
+  onClose: () => void;
+  onSaved: (source: SourceView) => void;
+}) {
+  const trpc = useTRPC();
+  const isConnection = source.kind === "mcp_connection";
+  const [replaceHeaders, setReplaceHeaders] = useState(false);
+  const [rows, setRows] = useState<HeaderRow[]>([]);
+  const [rowsError, setRowsError] = useState<string | null>(null);
+  const update = useMutation(
+    trpc.sources.update.mutationOptions({
+      onSuccess: (saved) => {
+        onSaved(saved);
+        close();
+      },
+    }),
+  );
+  const errors = fieldErrors(update.error, FIELDS);
+
+  function close() {
+    update.reset();
+    setReplaceHeaders(false);
+    setRows([]);
+    setRowsError(null);
+    onClose();
+  }
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    let headers: Record<string, string> | undefined;
+    if (replaceHeaders) {
+      const parsed = headersFromRows(rows);
+      setRowsError(parsed.error);
+      if (parsed.error) return;
+      headers = parsed.headers;
+    }
+    const url = isConnection ? String(f.get("url")).trim() : undefined;
+    const interval = isConnection ? Number(f.get("checkIntervalSeconds")) : undefined;
+    const timeout = isConnection ? undefined : Number(f.get("heartbeatTimeoutSeconds"));
+    update.mutate({
+      id: source.id,
+      name: String(f.get("name")),
+      description: String(f.get("description") ?? ""),
+      // Unchanged values are left out: a new URL or interval triggers an immediate check.
+      url: url !== undefined && url !== source.url ? url : undefined,
+      checkIntervalSeconds: interval !== source.checkIntervalSeconds ? interval : undefined,
+      heartbeatTimeoutSeconds: timeout !== source.heartbeatTimeoutSeconds ? timeout : undefined,
+      headers,
+    });
+  }
+
+  return (
+    <Dialog open={open} onClose={close} title={`Edit ${source.name}`}>
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        <Field label="Name" hint="Up to 100 characters, unique across Sources." error={errors.of("name")}>
+          {(p) => <Input {...p} name="name" required maxLength={100} defaultValue={source.name} autoComplete="off" />}
+        </Field>
+        <Field label="Description" error={errors.of("description")}>
+          {(p) => <Textarea {...p} name="description" rows={2} maxLength={1000} defaultValue={source.description} />}
+        </Field>
+        {isConnection ? (
+          <>
+            <Field label="URL" hint="Changing it starts a check right away." error={errors.of("url")}>
+              {(p) => (
+                <Input
+                  {...p}
+                  name="url"
+                  type="url"
+                  required
+                  defaultValue={source.url ?? ""}
+                  autoComplete="off"
+                  spellCheck={false}
+                />
+              )}
+            </Field>
+            <Field label="Check interval" error={errors.of("checkIntervalSeconds")}>
+              {(p) => (
+                <Select {...p} name="checkIntervalSeconds" defaultValue={source.checkIntervalSeconds ?? 3600}>
+                  {withCurrent(CHECK_INTERVAL_OPTIONS, source.checkIntervalSeconds).map((o) => (
+                    <option key={o.seconds} value={o.seconds}>
+                      {o.label}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </Field>
+            <div className="space-y-2 rounded-md border border-border p-3">
+              <label className="flex items-start gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  className="mt-0.5 size-4 accent-[var(--accent)]"
+                  checked={replaceHeaders}
+                  onChange={(e) => setReplaceHeaders(e.target.checked)}
+                />
+                <span>
+                  <span className="font-medium">Replace auth headers</span>
+                  <span className="block text-xs text-muted">
+                    {source.headerNames.length
+                      ? `Current: ${source.headerNames.join(", ")}. Values are never shown; leave this off to keep them.`
+                      : "No headers are set now."}
+                  </span>
+                </span>
+              </label>
+              {replaceHeaders && (
+                <HeadersEditor
+                  legend="New auth headers"
+                  hint={
+                    rows.length === 0
+                      ? "With no rows, saving removes every header."
+                      : "These replace all current headers."
+                  }
+                  rows={rows}
+                  onChange={setRows}
+                  error={rowsError ?? errors.of("headers")}
+                />
+              )}
+            </div>
+          </>
+        ) : (
+          <Field
+            label="Heartbeat timeout"
+            hint="A host silent for longer has its Tools withdrawn."
+            error={errors.of("heartbeatTimeoutSeconds")}
+          >
+            {(p) => (
+              <Select {...p} name="heartbeatTimeoutSeconds" defaultValue={source.heartbeatTimeoutSeconds ?? 120}>
+                {withCurrent(HEARTBEAT_TIMEOUT_OPTIONS, source.heartbeatTimeoutSeconds).map((o) => (
+                  <option key={o.seconds} value={o.seconds}>
+                    {o.label}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+        )}
+        {errors.unplaced && (
+          <Callout tone="danger" role="alert" title="Not saved">
+            {errorMessage(errors.unplaced)}
+          </Callout>
+        )}
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={update.isPending}>
+            {update.isPending ? "Saving…" : "Save"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,213 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowRight, KeyRound, Pause, Pencil, Play, Trash2 } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { useCan } from "@/components/layout/current-user";
+import { useTRPC } from "@/components/trpc/client";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { formatCount } from "@/components/ui/format";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { errorMessage } from "@/components/ui/use-error";
+import { CheckHistory } from "./check-history";
+import { CheckNowButton, CheckProgressPanel, useCheckNow } from "./check-now-panel";
+import { DeleteSourceDialog } from "./delete-source-dialog";
+import { EditSourceDialog } from "./edit-source-dialog";
+import { KIND_LABELS } from "./labels";
+import { RotateTokenDialog } from "./rotate-token-dialog";
+import { FailureAlert, HostSilentAlert } from "./source-alerts";
+import { SourceFacts } from "./source-facts";
+import { CheckingBadge, PausedBadge, SourceStateBadge } from "./source-state-badge";
+import type { SourceView } from "./types";
+
+export function SourceDetail({ id }: { id: string }) {
+  const trpc = useTRPC();
+  // Once deleted, stop asking for it: a refetch before the redirect would flash "not found".
+  const [deleted, setDeleted] = useState(false);
+  const source = useQuery({
+    ...trpc.sources.get.queryOptions({ id }),
+    enabled: !deleted,
+    refetchInterval: (q) => (q.state.data?.checking ? 1_500 : 15_000),
+  });
+
+  if (deleted) return <LoadingRows label="Deleted; returning to Sources" />;
+  if (source.isPending) return <LoadingRows label="Loading the Source" />;
+  if (source.isError) {
+    const missing = (source.error.data as { httpStatus?: number } | undefined)?.httpStatus === 404;
+    return (
+      <>
+        <Breadcrumbs items={[{ href: "/tools/sources", label: "Sources" }, { label: "Not found" }]} />
+        <PageHeader title={missing ? "Source not found" : "Source"} />
+        {missing ? (
+          <EmptyState
+            title="This Source does not exist"
+            action={
+              <Link href="/tools/sources" className="text-accent underline">
+                Back to Sources
+              </Link>
+            }
+          >
+            It may have been deleted.
+          </EmptyState>
+        ) : (
+          <ErrorState error={source.error} retry={() => source.refetch()} />
+        )}
+      </>
+    );
+  }
+  return <Loaded source={source.data} onDeleted={() => setDeleted(true)} />;
+}
+
+function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => void }) {
+  const canWrite = useCan("operator");
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const checkNow = useCheckNow(source);
+  const [dialog, setDialog] = useState<"edit" | "delete" | "rotate" | null>(null);
+  const isConnection = source.kind === "mcp_connection";
+
+  const refresh = () => {
+    queryClient.invalidateQueries({ queryKey: trpc.sources.get.queryKey({ id: source.id }) });
+    queryClient.invalidateQueries({ queryKey: trpc.sources.list.queryKey() });
+  };
+  const pause = useMutation(trpc.sources.update.mutationOptions({ onSuccess: refresh }));
+
+  // A check or registration that finished elsewhere (the scheduler, the host) changes
+  // the history and the catalog too.
+  const lastCheck = source.lastCheckAt?.getTime();
+  const seenCheck = useRef(lastCheck);
+  useEffect(() => {
+    if (lastCheck === seenCheck.current) return;
+    seenCheck.current = lastCheck;
+    queryClient.invalidateQueries({ queryKey: trpc.sources.checks.pathKey() });
+    queryClient.invalidateQueries({ queryKey: trpc.catalog.pathKey() });
+  }, [lastCheck, queryClient, trpc]);
+
+  const actions = canWrite && (
+    <div className="flex flex-wrap items-center gap-2">
+      {isConnection && (
+        <Button
+          variant="secondary"
+          disabled={pause.isPending}
+          onClick={() => pause.mutate({ id: source.id, paused: !source.paused })}
+        >
+          {source.paused ? <Play className="size-4" aria-hidden /> : <Pause className="size-4" aria-hidden />}
+          {source.paused ? "Resume checks" : "Pause checks"}
+        </Button>
+      )}
+      {!isConnection && (
+        <Button variant="secondary" onClick={() => setDialog("rotate")}>
+          <KeyRound className="size-4" aria-hidden /> Rotate token
+        </Button>
+      )}
+      <Button variant="secondary" onClick={() => setDialog("edit")}>
+        <Pencil className="size-4" aria-hidden /> Edit
+      </Button>
+      <Button variant="secondary" onClick={() => setDialog("delete")}>
+        <Trash2 className="size-4" aria-hidden /> Delete
+      </Button>
+      {isConnection && <CheckNowButton state={checkNow} />}
+    </div>
+  );
+
+  return (
+    <>
+      <Breadcrumbs items={[{ href: "/tools/sources", label: "Sources" }, { label: source.name }]} />
+      <PageHeader
+        title={source.name}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <span>{KIND_LABELS[source.kind]}</span>
+            <SourceStateBadge source={source} testId="catalog-state" />
+            {source.paused && <PausedBadge />}
+            {source.checking && !checkNow.running && <CheckingBadge />}
+            {source.description && <span className="basis-full">{source.description}</span>}
+          </span>
+        }
+        actions={actions || undefined}
+      />
+      {pause.error && (
+        <p role="alert" className="mb-4 text-sm font-medium text-danger">
+          {errorMessage(pause.error)}
+        </p>
+      )}
+      {isConnection && <CheckProgressPanel state={checkNow} />}
+      <FailureAlert source={source} />
+      <HostSilentAlert source={source} />
+
+      <div className="space-y-6">
+        <Card>
+          <CardHeader
+            title="Catalog"
+            description={
+              isConnection
+                ? "What the last successful check found, and how this Connection is checked."
+                : "What the host last registered, and how it keeps its Tools offered."
+            }
+            actions={
+              source.toolCount > 0 && (
+                <Link
+                  href={`/tools/catalog?source=${source.id}`}
+                  className="inline-flex items-center gap-1 text-sm font-medium text-accent hover:underline"
+                >
+                  View {formatCount(source.toolCount)} {source.toolCount === 1 ? "Tool" : "Tools"} in the catalog
+                  <ArrowRight className="size-4" aria-hidden />
+                </Link>
+              )
+            }
+          />
+          <div className="p-4">
+            <SourceFacts source={source} />
+          </div>
+        </Card>
+
+        <section aria-labelledby="history-title">
+          <h2 id="history-title" className="mb-3 text-base font-semibold">
+            {isConnection ? "Check history" : "Registration history"}
+          </h2>
+          <CheckHistory sourceId={source.id} isHost={!isConnection} />
+        </section>
+      </div>
+
+      {canWrite && (
+        <>
+          <EditSourceDialog
+            source={source}
+            open={dialog === "edit"}
+            onClose={() => setDialog(null)}
+            onSaved={(saved) => {
+              queryClient.setQueryData(trpc.sources.get.queryKey({ id: source.id }), saved);
+              refresh();
+            }}
+          />
+          <DeleteSourceDialog
+            source={source}
+            open={dialog === "delete"}
+            onClose={() => setDialog(null)}
+            onDeleted={() => {
+              onDeleted();
+              queryClient.removeQueries({ queryKey: trpc.sources.get.queryKey({ id: source.id }) });
+              queryClient.invalidateQueries({ queryKey: trpc.sources.list.queryKey() });
+              queryClient.invalidateQueries({ queryKey: trpc.catalog.pathKey() });
+              router.push("/tools/sources");
+            }}
+          />
+          {!isConnection && (
+            <RotateTokenDialog
+              source={source}
+              open={dialog === "rotate"}
+              onClose={() => setDialog(null)}
+              onRotated={refresh}
+            />
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,283 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { useTRPC } from "@/components/trpc/client";
+import { Badge } from "@/components/ui/badge";
+import { Breadcrumbs } from "@/components/ui/breadcrumbs";
+import { Callout } from "@/components/ui/callout";
+import { Card, CardHeader } from "@/components/ui/card";
+import { Facts } from "@/components/ui/facts";
+import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
+import { JsonBlock } from "@/components/ui/json-block";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { COMPATIBILITY_LABELS } from "@/server/domain/catalog/compatibility";
+import { CompatibilityBadge } from "./compatibility-badge";
+import { KIND_LABELS } from "./labels";
+import { ToolArguments } from "./tool-arguments";
+import type { ToolDetailView } from "./types";
+
+const HINTS: Record<string, string> = {
+  readOnlyHint: "Read-only",
+  destructiveHint: "Destructive",
+  idempotentHint: "Idempotent",
+  openWorldHint: "Open world",
+};
+
+export function ToolDetail({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const tool = useQuery(trpc.catalog.getTool.queryOptions({ id }));
+
+  if (tool.isPending) return <LoadingRows label="Loading the Tool" />;
+  if (tool.isError) {
+    const missing = (tool.error.data as { httpStatus?: number } | undefined)?.httpStatus === 404;
+    return (
+      <>
+        <Breadcrumbs items={[{ href: "/tools/catalog", label: "Catalog" }, { label: "Not found" }]} />
+        <PageHeader title={missing ? "Tool not found" : "Tool"} />
+        {missing ? (
+          <EmptyState
+            title="This Tool is not in the catalog"
+            action={
+              <Link href="/tools/catalog" className="text-accent underline">
+                Back to the catalog
+              </Link>
+            }
+          >
+            Its Source may have stopped publishing it, or the Source was deleted.
+          </EmptyState>
+        ) : (
+          <ErrorState error={tool.error} retry={() => tool.refetch()} />
+        )}
+      </>
+    );
+  }
+  return <Loaded tool={tool.data} />;
+}
+
+function Loaded({ tool }: { tool: ToolDetailView }) {
+  const hints = Object.entries(
+    tool.annotations && typeof tool.annotations === "object" ? (tool.annotations as Record<string, unknown>) : {},
+  ).filter(([k, v]) => k in HINTS && v === true);
+  const heldBy = holdersOf(tool);
+
+  return (
+    <>
+      <Breadcrumbs
+        items={[
+          { href: "/tools/catalog", label: "Catalog" },
+          { href: `/tools/catalog?source=${tool.sourceId}`, label: tool.sourceName },
+          { label: tool.nativeName },
+        ]}
+      />
+      <PageHeader
+        title={tool.nativeName}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            {tool.title && <span className="text-fg">{tool.title}</span>}
+            <CompatibilityBadge state={tool.compatibility.state} withdrawn={tool.withdrawn} />
+            {hints.map(([k]) => (
+              <Badge key={k}>{HINTS[k]}</Badge>
+            ))}
+          </span>
+        }
+      />
+      <div className="space-y-6">
+        <CompatibilityCallout tool={tool} />
+
+        <Card>
+          <CardHeader title="Details" />
+          <div className="p-4">
+            <Facts
+              items={[
+                {
+                  label: "Source",
+                  value: (
+                    <>
+                      <Link
+                        href={`/tools/sources/${tool.sourceId}`}
+                        className="font-medium text-accent hover:underline"
+                      >
+                        {tool.sourceName}
+                      </Link>{" "}
+                      <span className="text-muted">· {KIND_LABELS[tool.sourceKind]}</span>
+                    </>
+                  ),
+                },
+                {
+                  label: "Model-facing name",
+                  value: tool.modelFacingName ? (
+                    <code className="break-all font-mono text-xs">{tool.modelFacingName}</code>
+                  ) : (
+                    <span className="text-muted">none — not offered to models</span>
+                  ),
+                },
+                {
+                  label: "Definition size",
+                  value: <Bytes n={tool.definitionBytes} />,
+                },
+                {
+                  label: "Model-facing size",
+                  value: tool.modelFacingName ? (
+                    <Bytes n={tool.modelFacingBytes} />
+                  ) : (
+                    <span className="text-muted">—</span>
+                  ),
+                },
+                { label: "First seen", value: <When at={tool.firstSeenAt} /> },
+                { label: "Last changed", value: <When at={tool.lastChangedAt} /> },
+                {
+                  label: "Definition hash",
+                  value: (
+                    <code className="font-mono text-xs" title={tool.definitionHash}>
+                      {tool.definitionHash.slice(0, 16)}…
+                    </code>
+                  ),
+                },
+              ]}
+            />
+          </div>
+        </Card>
+
+        {heldBy && (
+          <Section title="Held by">
+            {heldBy.items.length === 0 ? (
+              <p className="text-sm text-muted">
+                {tool.compatibility.state !== "compatible"
+                  ? "No Agent Identity holds this Tool: it is not Compatible."
+                  : tool.withdrawn
+                    ? "No Agent Identity holds this Tool while its host is silent."
+                    : "No Agent Identity holds this Tool yet: assign its Source to an identity."}
+              </p>
+            ) : (
+              <>
+                <p className="mb-2 text-sm text-muted">
+                  {formatCount(heldBy.total)} {heldBy.total === 1 ? "Agent Identity holds" : "Agent Identities hold"}{" "}
+                  this Tool.
+                </p>
+                <ul className="flex flex-wrap gap-2">
+                  {heldBy.items.map((identity) => (
+                    <li key={identity.id}>
+                      <Link
+                        href={`/agents/${identity.id}`}
+                        className="inline-flex rounded-full border border-border px-2.5 py-0.5 text-sm text-accent hover:bg-surface-2"
+                      >
+                        {identity.name}
+                      </Link>
+                    </li>
+                  ))}
+                  {heldBy.total > heldBy.items.length && (
+                    <li className="px-1 py-0.5 text-sm text-muted">
+                      and {formatCount(heldBy.total - heldBy.items.length)} more
+                    </li>
+                  )}
+                </ul>
+              </>
+            )}
+          </Section>
+        )}
+        <Section title="Description">
+          {tool.description ? (
+            <p className="whitespace-pre-wrap break-words text-sm">{tool.description}</p>
+          ) : (
+            <p className="text-sm text-muted">The Source gives no description. Models pick Tools by it; ask for one.</p>
+          )}
+        </Section>
+
+        <Section title="Arguments">
+          <ToolArguments inputSchema={tool.inputSchema} />
+        </Section>
+
+        <Section title="Input schema">
+          <JsonBlock value={tool.inputSchema} label="input schema" />
+        </Section>
+
+        <Section title="Output schema">
+          {tool.outputSchema ? (
+            <JsonBlock value={tool.outputSchema} label="output schema" />
+          ) : (
+            <p className="text-sm text-muted">None declared: the Tool returns unstructured content.</p>
+          )}
+        </Section>
+
+        <Section title="Full definition">
+          <JsonBlock
+            value={tool.definition}
+            label="definition"
+            note={`As the Source published it · ${formatCount(tool.definitionBytes)} bytes`}
+            maxHeight="36rem"
+          />
+        </Section>
+      </div>
+    </>
+  );
+}
+
+type Holder = { id: string; name: string };
+
+/**
+ * Who holds the Tool, when the API says so. Accepts a plain list or a page
+ * ({ total, items }); renders nothing for a response without the field.
+ */
+function holdersOf(tool: unknown): { total: number; items: Holder[] } | null {
+  const held = (tool as { heldBy?: unknown }).heldBy;
+  if (Array.isArray(held)) return { total: held.length, items: held as Holder[] };
+  if (held && typeof held === "object" && Array.isArray((held as { items?: unknown }).items)) {
+    const page = held as { total?: number; items: Holder[] };
+    return { total: page.total ?? page.items.length, items: page.items };
+  }
+  return null;
+}
+
+function CompatibilityCallout({ tool }: { tool: ToolDetailView }) {
+  const { state, reason } = tool.compatibility;
+  if (tool.withdrawn)
+    return (
+      <Callout tone="warn" data-testid="compatibility-reason" title="Withdrawn (host silent)">
+        Its SDK Tool Host stopped sending heartbeats, so no Agent Identity is offered this Tool until the host speaks
+        again.{" "}
+        {state === "compatible"
+          ? "Otherwise it is Compatible."
+          : `It is also ${COMPATIBILITY_LABELS[state]}: ${reason ?? ""}`}
+      </Callout>
+    );
+  if (state === "compatible")
+    return (
+      <Callout tone="ok" data-testid="compatibility-reason" title="Compatible">
+        Offered to models as <code className="font-mono text-xs">{tool.modelFacingName}</code> by every Agent Identity
+        that holds its Source.
+      </Callout>
+    );
+  return (
+    <Callout tone="danger" data-testid="compatibility-reason" title={COMPATIBILITY_LABELS[state] ?? state}>
+      <p>{reason ?? "A model cannot be offered this Tool as it is published."}</p>
+      <p className="mt-1 text-muted">The Tool stays in the catalog but is never offered to a model.</p>
+    </Callout>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = `section-${title.toLowerCase().replaceAll(" ", "-")}`;
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="mb-2 text-base font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function Bytes({ n }: { n: number }) {
+  return <span title={`${formatCount(n)} bytes`}>{formatBytes(n)}</span>;
+}
+
+function When({ at }: { at: Date }) {
+  return (
+    <time dateTime={at.toISOString()} title={formatDateTime(at)}>
+      {formatRelative(at)}
+    </time>
+  );
+}

@@ -1,0 +1,12 @@
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/trpc/root";
+
+type Outputs = inferRouterOutputs<AppRouter>;
+
+/** Shapes as they arrive in the browser (superjson keeps Dates as Dates). */
+export type SourceView = Outputs["sources"]["get"];
+export type CheckOutcome = Outputs["sources"]["checkNow"];
+export type CheckRow = Outputs["sources"]["checks"]["items"][number];
+export type CatalogTool = Outputs["catalog"]["listTools"]["items"][number];
+export type ToolDetailView = Outputs["catalog"]["getTool"];
+export type SourceKind = SourceView["kind"];

@@ -1,0 +1,112 @@
+/**
+ * The product's start and stop, as `npm start` runs it: migrations and demo seeding on
+ * the first start only, request ids in responses and logs, secrets never logged, and a
+ * graceful SIGTERM that releases the embedded database.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+const PORT = 3291;
+const BASE = `http://127.0.0.1:${PORT}`;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-lifecycle-"));
+test.afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function start(): { child: ChildProcess; output: () => string } {
+  let out = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      QM_DATA_DIR: dataDir,
+      QM_DEMO: "1",
+      NODE_ENV: "production",
+      LOG_LEVEL: "info",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr?.on("data", (c: Buffer) => {
+    out += c.toString();
+  });
+  return { child, output: () => out };
+}
+
+async function waitHealthy(output: () => string) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`${BASE}/api/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`never became healthy:\n${output()}`);
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once("exit", (code) => resolve(code));
+    child.kill("SIGTERM");
+  });
+}
+
+test("npm start migrates and seeds once, logs with request ids, never logs secrets, and stops gracefully on SIGTERM", async () => {
+  test.setTimeout(300_000);
+  const first = start();
+  await waitHealthy(first.output);
+  expect(first.output()).toContain("Demo sign-in: admin@quartermaster.demo / ");
+  expect(first.output()).toContain('"msg":"migrations applied"');
+  expect(existsSync(path.join(dataDir, "quartermaster.lock"))).toBe(true);
+
+  const res = await fetch(`${BASE}/api/trpc/me.get`, {
+    headers: { "x-request-id": "lifecycle-req-1", authorization: "Bearer qm_key_TOPSECRETVALUE" },
+  });
+  expect(res.status).toBe(401);
+  expect(res.headers.get("x-request-id")).toBe("lifecycle-req-1");
+  await expect.poll(() => first.output()).toContain('"requestId":"lifecycle-req-1"');
+  expect(first.output()).not.toContain("TOPSECRETVALUE");
+  const demoUrl = /Demo MCP server \(a live Source\): (\S+)/.exec(first.output())?.[1];
+  expect(demoUrl).toBeTruthy();
+
+  expect(await stop(first.child)).toBe(0);
+  expect(first.output()).toContain('"msg":"stopped"');
+  expect(existsSync(path.join(dataDir, "quartermaster.lock"))).toBe(false);
+  // The demo MCP server went down with it.
+  expect(
+    await fetch(demoUrl as string).then(
+      () => "up",
+      () => "down",
+    ),
+  ).toBe("down");
+
+  const password = JSON.parse(readFileSync(path.join(dataDir, "demo-admin.json"), "utf8")).password as string;
+  const second = start();
+  await waitHealthy(second.output);
+  expect(second.output()).not.toContain('"msg":"migrations applied"');
+  expect(second.output()).toContain(`Demo sign-in: admin@quartermaster.demo / ${password}`);
+  // Signing in still works on the reopened database, and the demo was not seeded twice.
+  const signIn = await fetch(`${BASE}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: BASE },
+    body: JSON.stringify({ email: "admin@quartermaster.demo", password }),
+  });
+  expect(signIn.status).toBe(200);
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const sources = await fetch(`${BASE}/api/trpc/sources.list`, { headers: { cookie } }).then((r) => r.json());
+  expect(sources.result.data.json.map((s: { name: string }) => s.name).sort()).toEqual([
+    "Billing service (demo)",
+    "Everything (demo)",
+    "Team wiki (demo)",
+  ]);
+  expect(await stop(second.child)).toBe(0);
+});
