@@ -56,7 +56,10 @@ export function CatalogPage() {
   };
 
   const client = useTRPCClient();
-  const facets = useQuery(trpc.catalog.facets.queryOptions());
+  const facets = useQuery({
+    ...trpc.catalog.facets.queryOptions({ sourceId: filters.source || undefined }),
+    placeholderData: keepPreviousData,
+  });
   const tools = useInfiniteQuery({
     // Not infiniteQueryOptions: tRPC puts its own page `direction` ("forward") into the
     // input and drops ours from the key, which would break sorting descending.

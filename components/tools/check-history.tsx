@@ -1,6 +1,7 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -9,6 +10,7 @@ import { ScrollTable } from "@/components/ui/scroll-table";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Td, Th } from "@/components/ui/table";
 import { useNow } from "@/components/ui/use-now";
+import { CheckChangesDialog } from "./check-changes-dialog";
 import { failureFacts, formatElapsed, TRIGGER_LABELS } from "./labels";
 import type { CheckRow } from "./types";
 
@@ -23,6 +25,7 @@ export function CheckHistory({ sourceId, isHost }: { sourceId: string; isHost: b
     ),
   );
   const rows = checks.data?.pages.flatMap((p) => p.items) ?? [];
+  const [showing, setShowing] = useState<string | null>(null);
   const now = useNow(
     1000,
     rows.some((r) => r.status === "running"),
@@ -74,7 +77,7 @@ export function CheckHistory({ sourceId, isHost }: { sourceId: string; isHost: b
                 {formatBytes(c.bytes)}
               </Td>
               <Td className="whitespace-nowrap tabular-nums">
-                <Changes check={c} />
+                <Changes check={c} onShow={() => setShowing(c.id)} />
               </Td>
               <Td className="min-w-64 max-w-96">
                 {c.failureCode ? (
@@ -95,6 +98,7 @@ export function CheckHistory({ sourceId, isHost }: { sourceId: string; isHost: b
           ))}
         </tbody>
       </ScrollTable>
+      <CheckChangesDialog checkId={showing} onClose={() => setShowing(null)} />
       {checks.hasNextPage && (
         <div className="mt-4 flex justify-center">
           <Button variant="secondary" onClick={() => checks.fetchNextPage()} disabled={checks.isFetchingNextPage}>
@@ -112,19 +116,24 @@ function OutcomeBadge({ status }: { status: CheckRow["status"] }) {
   return <Badge tone="accent">Running</Badge>;
 }
 
-function Changes({ check }: { check: CheckRow }) {
+function Changes({ check, onShow }: { check: CheckRow; onShow: () => void }) {
   if (check.status !== "succeeded") return <span className="text-muted">—</span>;
   if (check.added + check.removed + check.changed === 0) return <span className="text-muted">none</span>;
   return (
-    <span>
+    <button
+      type="button"
+      onClick={onShow}
+      className="rounded underline-offset-2 hover:underline"
+      title="Show which Tools"
+    >
       <span className="sr-only">
-        {check.added} added, {check.removed} removed, {check.changed} changed
+        {check.added} added, {check.removed} removed, {check.changed} changed — show which Tools
       </span>
       <span aria-hidden>
         <span className={check.added ? "text-ok" : "text-muted"}>+{formatCount(check.added)}</span>{" "}
         <span className={check.removed ? "text-danger" : "text-muted"}>−{formatCount(check.removed)}</span>{" "}
         <span className={check.changed ? "text-warn" : "text-muted"}>~{formatCount(check.changed)}</span>
       </span>
-    </span>
+    </button>
   );
 }

@@ -14,7 +14,9 @@ export function useUrlState<K extends string>(keys: readonly K[]) {
   const values = Object.fromEntries(keys.map((k) => [k, params.get(k) ?? ""])) as Record<K, string>;
   const set = useCallback(
     (patch: Partial<Record<K, string | null | undefined>>) => {
-      const next = new URLSearchParams(params.toString());
+      // From the address as it is now, not as it was at render: two changes in one
+      // moment must both survive.
+      const next = new URLSearchParams(window.location.search);
       for (const [k, v] of Object.entries(patch) as [K, string | null | undefined][]) {
         if (v) next.set(k, v);
         else next.delete(k);
@@ -22,7 +24,7 @@ export function useUrlState<K extends string>(keys: readonly K[]) {
       const query = next.toString();
       router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
     },
-    [params, pathname, router],
+    [pathname, router],
   );
   return [values, set] as const;
 }

@@ -14,7 +14,12 @@ export interface BulkColumn {
   cast?: string;
 }
 
-export async function bulkInsert(tx: Tx, table: string, columns: BulkColumn[], rows: Record<string, unknown>[]): Promise<number> {
+export async function bulkInsert(
+  tx: Tx,
+  table: string,
+  columns: BulkColumn[],
+  rows: Record<string, unknown>[],
+): Promise<number> {
   if (!rows.length) return 0;
   const names = columns.map((c) => `"${c.name}"`).join(", ");
   const fields = columns.map((c) => `"${c.name}" ${c.type === "timestamp(3)" ? "text" : c.type}`).join(", ");

@@ -84,7 +84,8 @@ describe("roles", () => {
       () => curator.sources.createToolHost({ name: "sneaky host" }),
       () => curator.identities.create({ name: "sneaky agent" }),
     ];
-    for (const call of calls) await expect(call()).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("operator") });
+    for (const call of calls)
+      await expect(call()).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("operator") });
     const admin = callerFor((await makeUser("admin")).actor);
     expect((await admin.sources.list()).filter((s) => s.name.startsWith("sneaky"))).toEqual([]);
     expect((await admin.identities.list({ search: "sneaky" })).length).toBe(0);

@@ -48,9 +48,7 @@ describe("catalog checks against an SDK server", () => {
     });
     expect(listed.items[0]?.definitionBytes).toBeGreaterThan(50);
 
-    // A second check with changes records exactly what changed, Tool by Tool, for the identities holding the Source.
-    const holder = await api.identities.create({ name: "holder" });
-    await api.identities.assignSource({ identityId: holder.id, sourceId: source.id });
+    // A second check with changes records exactly what changed, Tool by Tool.
     catalog = [...catalog.slice(1), simpleTool("brand_new")];
     catalog[0] = { ...catalog[0]!, description: "Now does something else." };
     const second = await api.sources.checkNow({ id: source.id });
@@ -64,6 +62,12 @@ describe("catalog checks against an SDK server", () => {
       "added:brand_new",
       "removed:tool_0000",
       "changed:tool_0001",
+    ]);
+    const listed2 = await api.sources.checkChanges({ checkId: second.checkId });
+    expect(listed2.items.map((c) => `${c.kind}:${c.nativeName}`).sort()).toEqual([
+      "added:brand_new",
+      "changed:tool_0001",
+      "removed:tool_0000",
     ]);
 
     const history = await api.sources.checks({ id: source.id });

@@ -47,6 +47,9 @@ describe("model compatibility in the catalog", () => {
     expect(unsupported.items.map((t) => t.nativeName)).toContain("reserved");
     const got = await api.sources.get({ id: source.id });
     expect(got).toMatchObject({ toolCount: 4, compatibleToolCount: 2 });
+    const facets = await api.catalog.facets({ sourceId: source.id });
+    expect(facets.states).toEqual({ compatible: 2, schema_unsupported: 1, input_not_object: 1 });
+    expect(facets.sources.map((s) => s.id)).toContain(source.id);
   });
 
   it("gives distinct, stable model-facing names when two Sources publish the same native name", async () => {

@@ -6,6 +6,7 @@ import { ZChecksInput, ZSourceIdInput } from "../sources/schemas";
 import { parseInput } from "../validation";
 import { type CheckOutcome, runCatalogCheck } from "./check";
 import { claimSource, releaseSource } from "./lease";
+import { ZCheckChangesInput } from "./schemas";
 
 const CHECK_SELECT = {
   id: true,
@@ -120,4 +121,21 @@ export async function checkProgress(actor: Actor, raw: { id: string }) {
     select: { id: true, startedAt: true, pages: true, tools: true, bytes: true },
   });
   return running ?? null;
+}
+
+/** Which Tools one check or registration added, removed or changed. */
+export async function listCheckChanges(actor: Actor, raw: { checkId: string; cursor?: string; limit?: number }) {
+  requireRole(actor, "viewer");
+  const input = parseInput(ZCheckChangesInput, raw);
+  const db = await getDb();
+  const rows = await db.catalogChange.findMany({
+    where: { checkId: input.checkId },
+    orderBy: [{ kind: "asc" }, { nativeName: "asc" }, { id: "asc" }],
+    take: input.limit + 1,
+    ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
+    select: { id: true, kind: true, nativeName: true, modelFacingName: true, detail: true },
+  });
+  const hasMore = rows.length > input.limit;
+  const items = hasMore ? rows.slice(0, input.limit) : rows;
+  return { items, nextCursor: hasMore ? (items.at(-1)?.id ?? null) : null };
 }

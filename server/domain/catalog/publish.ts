@@ -71,13 +71,22 @@ async function publishOnce(
   meta: { checkId?: string | null; at: Date },
 ): Promise<PublishResult> {
   // Serializes publications of one Source (a check and a registration cannot interleave).
-  const locked = await tx.$queryRaw<{ id: string; name: string }[]>`SELECT id, name FROM source WHERE id = ${sourceId} FOR UPDATE`;
+  const locked = await tx.$queryRaw<
+    { id: string; name: string }[]
+  >`SELECT id, name FROM source WHERE id = ${sourceId} FOR UPDATE`;
   const source = locked[0];
   if (!source) throw new SourceGone(sourceId);
 
   const existing: Existing[] = await tx.tool.findMany({
     where: { sourceId },
-    select: { id: true, nativeName: true, definitionHash: true, compatibility: true, modelFacingName: true, firstSeenAt: true },
+    select: {
+      id: true,
+      nativeName: true,
+      definitionHash: true,
+      compatibility: true,
+      modelFacingName: true,
+      firstSeenAt: true,
+    },
   });
   const before = new Map(existing.map((t) => [t.nativeName, t]));
   const after = new Map(tools.map((t) => [t.nativeName, t]));
@@ -95,21 +104,37 @@ async function publishOnce(
   // Names this publication gives up may be reused by the Tools it brings.
   const freed = new Set<string>();
   for (const t of removed) if (t.modelFacingName) freed.add(t.modelFacingName);
-  const evaluated = [...added, ...changed].map((tool) => ({ tool, compat: evaluateCompatibility(tool.inputSchema), old: before.get(tool.nativeName) }));
-  for (const e of evaluated) if (e.old?.modelFacingName && e.compat.state !== "compatible") freed.add(e.old.modelFacingName);
+  const evaluated = [...added, ...changed].map((tool) => ({
+    tool,
+    compat: evaluateCompatibility(tool.inputSchema),
+    old: before.get(tool.nativeName),
+  }));
+  for (const e of evaluated)
+    if (e.old?.modelFacingName && e.compat.state !== "compatible") freed.add(e.old.modelFacingName);
 
   const needNames = evaluated.filter((e) => e.compat.state === "compatible" && !e.old?.modelFacingName);
-  const kept = new Set(evaluated.filter((e) => e.compat.state === "compatible" && e.old?.modelFacingName).map((e) => e.old?.modelFacingName as string));
+  const kept = new Set(
+    evaluated
+      .filter((e) => e.compat.state === "compatible" && e.old?.modelFacingName)
+      .map((e) => e.old?.modelFacingName as string),
+  );
   const takenInDb = new Set<string>();
   const probed = new Set<string>();
   const probe = async (names: string[]) => {
     const fresh = [...new Set(names)].filter((n) => !probed.has(n));
     for (const n of fresh) probed.add(n);
     if (!fresh.length) return;
-    const rows = await tx.$queryRawUnsafe<{ n: string }[]>(`SELECT "modelFacingName" AS n FROM tool WHERE "modelFacingName" = ANY($1::text[])`, fresh);
+    const rows = await tx.$queryRawUnsafe<{ n: string }[]>(
+      `SELECT "modelFacingName" AS n FROM tool WHERE "modelFacingName" = ANY($1::text[])`,
+      fresh,
+    );
     for (const r of rows) takenInDb.add(r.n);
   };
-  const tools0 = (e: (typeof needNames)[number]) => ({ sourceId, sourceName: source.name, nativeName: e.tool.nativeName });
+  const tools0 = (e: (typeof needNames)[number]) => ({
+    sourceId,
+    sourceName: source.name,
+    nativeName: e.tool.nativeName,
+  });
   // Most new Tools get their native name; only those whose name is taken need their other candidates looked up.
   const bases = needNames.map((e) => baseModelFacingName(e.tool.nativeName));
   await probe(bases);
@@ -121,18 +146,31 @@ async function publishOnce(
   });
   await probe(contested.flatMap((e) => modelFacingNameCandidates(tools0(e))));
   const assignedNow = new Set<string>();
-  const isTaken = (name: string) => assignedNow.has(name) || kept.has(name) || (takenInDb.has(name) && !freed.has(name));
+  const isTaken = (name: string) =>
+    assignedNow.has(name) || kept.has(name) || (takenInDb.has(name) && !freed.has(name));
 
   const at = meta.at.toISOString();
   const rows: Record<string, unknown>[] = [];
   const changes: Record<string, unknown>[] = [];
   const change = (kind: string, nativeName: string, modelFacingName: string | null, detail: string | null = null) =>
-    changes.push({ id: randomUUID(), sourceId, sourceName: source.name, checkId: meta.checkId ?? null, at, kind, nativeName, modelFacingName, detail });
+    changes.push({
+      id: randomUUID(),
+      sourceId,
+      sourceName: source.name,
+      checkId: meta.checkId ?? null,
+      at,
+      kind,
+      nativeName,
+      modelFacingName,
+      detail,
+    });
 
   for (const { tool, compat, old } of evaluated) {
     let modelFacingName: string | null = null;
     if (compat.state === "compatible") {
-      modelFacingName = old?.modelFacingName ?? assignModelFacingName({ sourceId, sourceName: source.name, nativeName: tool.nativeName }, isTaken);
+      modelFacingName =
+        old?.modelFacingName ??
+        assignModelFacingName({ sourceId, sourceName: source.name, nativeName: tool.nativeName }, isTaken);
       assignedNow.add(modelFacingName);
     }
     rows.push({
@@ -152,21 +190,21 @@ async function publishOnce(
       lastChangedAt: at,
     });
     if (!old) change("added", tool.nativeName, modelFacingName, compat.state === "compatible" ? null : compat.state);
-    else if (old.compatibility === "compatible" && compat.state !== "compatible") change("became_incompatible", tool.nativeName, old.modelFacingName, compat.state);
-    else if (old.compatibility !== "compatible" && compat.state === "compatible") change("became_compatible", tool.nativeName, modelFacingName);
+    else if (old.compatibility === "compatible" && compat.state !== "compatible")
+      change("became_incompatible", tool.nativeName, old.modelFacingName, compat.state);
+    else if (old.compatibility !== "compatible" && compat.state === "compatible")
+      change("became_compatible", tool.nativeName, modelFacingName);
     else change("changed", tool.nativeName, modelFacingName);
   }
   for (const t of removed) change("removed", t.nativeName, t.modelFacingName);
 
   // Changed Tools are rewritten under their old ids: two statements instead of one per Tool.
-  await deleteByIds(tx, "tool", [...removed.map((t) => t.id), ...changed.map((t) => before.get(t.nativeName)?.id as string)]);
+  await deleteByIds(tx, "tool", [
+    ...removed.map((t) => t.id),
+    ...changed.map((t) => before.get(t.nativeName)?.id as string),
+  ]);
   await bulkInsert(tx, "tool", TOOL_COLUMNS, rows);
-  // Per-Tool changes matter only to identities holding the Source (Lost recently, what pushed
-  // an identity over budget). With no holder — e.g. a new Source's first check — nobody can
-  // ever see them: an identity's history starts at its assignment. The Source row lock above
-  // serializes this with assignments, so none can slip in between.
-  const held = await tx.sourceAssignment.count({ where: { sourceId } });
-  if (held > 0) await bulkInsert(tx, "catalog_change", CHANGE_COLUMNS, changes);
+  await bulkInsert(tx, "catalog_change", CHANGE_COLUMNS, changes);
   await refreshSourceTotals(tx, sourceId);
   return { added: added.length, removed: removed.length, changed: changed.length, toolCount: tools.length };
 }

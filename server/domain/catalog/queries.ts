@@ -5,7 +5,7 @@ import { DomainError, notFound } from "../../errors";
 import { identitiesHolding } from "../identities/holdings";
 import { parseInput } from "../validation";
 import type { CompatibilityState } from "./compatibility";
-import { type TListToolsInput, ZListToolsInput, ZToolIdInput } from "./schemas";
+import { type TListToolsInput, ZFacetsInput, ZListToolsInput, ZToolIdInput } from "./schemas";
 
 const LIST_SELECT = {
   id: true,
@@ -99,12 +99,16 @@ export async function listTools(actor: Actor, raw?: TListToolsInput) {
   return { items: rows.map(toolView), total, nextCursor: next < total ? `o${next}` : null };
 }
 
-/** Counts for the catalog's filters: per compatibility state and per Source. */
-export async function catalogFacets(actor: Actor) {
+/**
+ * Counts for the catalog's filters: per Source, and per compatibility state within the
+ * chosen Source (all Sources when none), so the state menu counts what it would show.
+ */
+export async function catalogFacets(actor: Actor, raw?: { sourceId?: string }) {
   requireRole(actor, "viewer");
+  const { sourceId } = parseInput(ZFacetsInput, raw ?? {});
   const db = await getDb();
   const [byState, sources] = await Promise.all([
-    db.tool.groupBy({ by: ["compatibility"], _count: true }),
+    db.tool.groupBy({ by: ["compatibility"], where: { sourceId }, _count: true }),
     db.source.findMany({ select: { id: true, name: true, kind: true, toolCount: true }, orderBy: { name: "asc" } }),
   ]);
   return {
@@ -112,7 +116,7 @@ export async function catalogFacets(actor: Actor) {
       Record<CompatibilityState, number>
     >,
     sources,
-    total: byState.reduce((n, s) => n + s._count, 0),
+    total: sources.reduce((n, s) => n + s.toolCount, 0),
   };
 }
 

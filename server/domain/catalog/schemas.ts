@@ -20,3 +20,11 @@ export const ZListToolsInput = z
 export type TListToolsInput = z.input<typeof ZListToolsInput>;
 
 export const ZToolIdInput = z.object({ id: z.string().min(1) });
+
+export const ZFacetsInput = z.object({ sourceId: z.string().optional() }).default({});
+
+export const ZCheckChangesInput = z.object({
+  checkId: z.string().min(1),
+  cursor: z.string().optional(),
+  limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(100),
+});

@@ -89,7 +89,7 @@ export function checkConnectionUrl(raw: string, policy: UrlPolicy): URL {
     if (reason) {
       throw new DomainError(
         "INVALID_INPUT",
-        `url: ${host} is ${reason}; Connections may not reach it unless an admin allows link-local addresses in Settings.`,
+        `url: ${host} is ${reason}; Connections may not reach it unless an admin allows link-local addresses (Tools → Sources → Network policy).`,
         { field: "url" },
       );
     }

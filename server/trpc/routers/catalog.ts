@@ -1,12 +1,14 @@
 import { catalogFacets, getTool, listTools } from "../../domain/catalog/queries";
-import { ZListToolsInput, ZToolIdInput } from "../../domain/catalog/schemas";
+import { ZFacetsInput, ZListToolsInput, ZToolIdInput } from "../../domain/catalog/schemas";
 import { procedure, router } from "../init";
 
 export const catalogRouter = router({
   listTools: procedure("viewer")
     .input(ZListToolsInput)
     .query(({ ctx, input }) => listTools(ctx.actor, input)),
-  facets: procedure("viewer").query(({ ctx }) => catalogFacets(ctx.actor)),
+  facets: procedure("viewer")
+    .input(ZFacetsInput)
+    .query(({ ctx, input }) => catalogFacets(ctx.actor, input)),
   getTool: procedure("viewer")
     .input(ZToolIdInput)
     .query(({ ctx, input }) => getTool(ctx.actor, input)),

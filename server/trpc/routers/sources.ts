@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { checkNow, checkProgress, listChecks } from "../../domain/catalog/checks";
+import { checkNow, checkProgress, listCheckChanges, listChecks } from "../../domain/catalog/checks";
+import { ZCheckChangesInput } from "../../domain/catalog/schemas";
 import { getNetworkPolicy, setNetworkPolicy } from "../../domain/sources/network-policy";
 import {
   ZChecksInput,
@@ -52,6 +53,10 @@ export const sourcesRouter = router({
   checks: procedure("viewer")
     .input(ZChecksInput)
     .query(({ ctx, input }) => listChecks(ctx.actor, input)),
+  /** Which Tools one check or registration added, removed or changed. */
+  checkChanges: procedure("viewer")
+    .input(ZCheckChangesInput)
+    .query(({ ctx, input }) => listCheckChanges(ctx.actor, input)),
   networkPolicy: procedure("viewer").query(({ ctx }) => getNetworkPolicy(ctx.actor)),
   setNetworkPolicy: procedure("admin")
     .input(z.object({ allowLinkLocal: z.boolean() }))
