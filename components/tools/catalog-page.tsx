@@ -73,7 +73,12 @@ export function CatalogPage() {
   const rows = tools.data?.pages.flatMap((p) => p.items) ?? [];
   const total = tools.data?.pages[0]?.total ?? 0;
   const filtered = Boolean(filters.source || filters.state || filters.q);
-  const everything = facets.data?.total;
+  // With a Source chosen, "all states" means all of that Source's Tools.
+  const everything = facets.data
+    ? filters.source
+      ? Object.values(facets.data.states).reduce((n, c) => n + (c ?? 0), 0)
+      : facets.data.total
+    : undefined;
 
   function onSort(next: ToolSort) {
     const dir = next === sort ? (direction === "asc" ? "desc" : "asc") : DEFAULT_DIRECTION[next];

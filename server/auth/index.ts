@@ -38,6 +38,8 @@ async function createAuth() {
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    // Sign-in attempts per address: enough for a team behind one NAT, too few to guess passwords.
+    rateLimit: { customRules: { "/sign-in/email": { window: 60, max: 10 } } },
     databaseHooks: {
       session: {
         create: {

@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { paged, type RunningServer, simpleTool, startRawServer } from "../tests/helpers/mcp-servers";
+import { expect, seriousA11yViolations, signIn, test } from "./fixtures";
+
+let server: RunningServer;
+test.beforeAll(async () => {
+  // A real MCP server on loopback whose pages arrive slowly enough to watch a check progress.
+  const tools = Array.from({ length: 50 }, (_, i) => simpleTool(`ticket_${String(i).padStart(2, "0")}`));
+  const page = paged(tools, 10);
+  server = await startRawServer(async (call) => {
+    await new Promise((r) => setTimeout(r, 700));
+    return page(call);
+  });
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+test("an operator adds a Connection, runs Check now, watches its progress and finds its Tools in the catalog", async ({
+  page,
+  browser,
+}) => {
+  // The admin creates an operator; the operator does the work in a session of their own.
+  const email = `op-${randomBytes(3).toString("hex")}@example.test`;
+  const password = "operator-password-123";
+  const created = await page.request.post("/api/trpc/users.create", {
+    data: { json: { email, name: "Otto Operator", role: "operator", password } },
+  });
+  expect(created.status()).toBe(200);
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const op = await context.newPage();
+  await signIn(op, { email, password });
+
+  await op.goto("/tools/sources");
+  await op.getByRole("button", { name: "Add MCP Connection" }).first().click();
+  const dialog = op.getByRole("dialog");
+  const name = `Helpdesk ${randomBytes(2).toString("hex")}`;
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByLabel("URL").fill(server.url);
+  await dialog.getByRole("button", { name: /Add/ }).last().click();
+  await expect(dialog).toBeHidden();
+
+  await op.getByRole("link", { name }).click();
+  await op.getByRole("button", { name: "Check now" }).click();
+  const progress = op.getByTestId("check-progress");
+  await expect(progress).toContainText("Checking the catalog");
+  await expect(progress).toContainText(/[1-4]\s*pages/);
+  await expect(progress).toContainText("Check succeeded", { timeout: 30_000 });
+  await expect(progress).toContainText("+50 added");
+  await expect(op.getByTestId("catalog-state")).toContainText("OK");
+  expect(await seriousA11yViolations(op)).toEqual([]);
+
+  await op.getByRole("link", { name: /View 50 Tools in the catalog/ }).click();
+  await expect(op).toHaveURL(/\/tools\/catalog\?source=/);
+  await expect(op.getByTestId("catalog-row").first()).toContainText("ticket_00");
+  await expect(op.getByTestId("catalog-total")).toContainText("50");
+  expect(await seriousA11yViolations(op)).toEqual([]);
+  await context.close();
+});
+
+test("a Tool with a reserved argument shows Schema unsupported with its reason", async ({ page }) => {
+  await page.goto("/tools/catalog?q=refund_payment");
+  const row = page.getByTestId("catalog-row").filter({ hasText: "refund_payment" });
+  await expect(row).toContainText("Schema unsupported");
+  await row.getByRole("link", { name: "refund_payment" }).click();
+  const reason = page.getByTestId("compatibility-reason");
+  await expect(reason).toContainText("Schema unsupported");
+  await expect(reason).toContainText('starts with "__"');
+  await expect(reason).not.toContainText("__tenant");
+  await expect(page.getByText("not offered to models")).toBeVisible();
+  expect(await seriousA11yViolations(page)).toEqual([]);
+});
+
+test("a failing check shows its reason while the previous Tools remain listed", async ({ page }) => {
+  await page.goto("/tools/sources");
+  await page.getByRole("link", { name: "Team wiki (demo)" }).click();
+  await expect(page.getByTestId("catalog-state")).toContainText("Failing since");
+  const failure = page.getByTestId("last-failure");
+  await expect(failure).toContainText("CATALOG_HTTP_ERROR");
+  await expect(failure).toContainText("HTTP 404");
+  await expect(failure).toContainText("still active");
+  expect(await seriousA11yViolations(page)).toEqual([]);
+
+  await page.getByRole("link", { name: /View \d+ Tools in the catalog/ }).click();
+  await expect(page.getByTestId("catalog-row").first()).toBeVisible();
+  await expect(page.getByTestId("catalog-row").filter({ hasText: "echo" }).first()).toBeVisible();
+});
