@@ -3,6 +3,7 @@ import { SYSTEM } from "@/server/actor";
 import { type DemoMcpServer, startEverythingServer } from "@/server/demo/everything-server";
 import { listTools } from "@/server/domain/catalog/queries";
 import { seedDemo } from "@/server/domain/demo/seed";
+import { listIdentities } from "@/server/domain/identities/identities";
 import { listSources } from "@/server/domain/sources/sources";
 import { withTestDatabase } from "../helpers/db";
 
@@ -33,6 +34,13 @@ describe("demo data", () => {
     expect(billing).toMatchObject({ kind: "sdk_tool_host", catalogState: "ok", toolCount: 5, compatibleToolCount: 3 });
     const unsupported = await listTools(SYSTEM, { sourceId: billing?.id, state: "schema_unsupported" });
     expect(unsupported.items.map((t) => t.nativeName)).toEqual(["refund_payment"]);
+
+    const identities = await listIdentities(SYSTEM);
+    expect(identities.map((i) => `${i.name}:${i.sources}:${i.state}`).sort()).toEqual([
+      "Research agent (demo):2:ok",
+      "Support agent (demo):2:ok",
+    ]);
+    expect(identities.every((i) => i.tools > 5)).toBe(true);
 
     // A later start on the same database seeds nothing again and repoints the live Source.
     const again = await seedDemo({ firstRun: false, demoMcpUrl: "http://127.0.0.1:1/mcp" });

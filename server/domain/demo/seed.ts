@@ -13,6 +13,7 @@ import { SYSTEM } from "../../actor";
 import { getDb } from "../../db";
 import { createApiKey } from "../api-keys/api-keys";
 import { runCatalogCheck } from "../catalog/check";
+import { assignSource, createIdentity } from "../identities/identities";
 import { createMcpConnection, createToolHost, updateSource } from "../sources/sources";
 import { authenticateToolHost, registerTools } from "../sources/tool-hosts";
 import { readSetting, writeSetting } from "../system/settings";
@@ -157,6 +158,22 @@ export async function seedDemo({
   });
   const host = await authenticateToolHost(hostToken);
   if (host) await registerTools(host, { tools: BILLING_TOOLS });
+
+  // Agent Identities holding them: the support agent loses the billing Tools once the host goes silent.
+  const billingId = (
+    await db.source.findUniqueOrThrow({ where: { name: "Billing service (demo)" }, select: { id: true } })
+  ).id;
+  const support = await createIdentity(SYSTEM, {
+    name: "Support agent (demo)",
+    description: "Answers customer tickets; reads invoices.",
+    instructions: "You help customers with their invoices. Never refund without a human's approval.",
+  });
+  for (const sourceId of [everything.id, billingId]) await assignSource(SYSTEM, { identityId: support.id, sourceId });
+  const research = await createIdentity(SYSTEM, {
+    name: "Research agent (demo)",
+    description: "Looks things up in the wiki and the reference server.",
+  });
+  for (const sourceId of [everything.id, wiki.id]) await assignSource(SYSTEM, { identityId: research.id, sourceId });
 
   await writeSetting("demo.sources", { everything: everything.id, wiki: wiki.id });
   await writeSetting("demo.seeded", true);
