@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
-import { ComingLater } from "@/components/ui/later";
+import { Suspense } from "react";
+import { IdentitiesPage } from "@/components/agents/identities-page";
+import { LoadingRows } from "@/components/ui/states";
 
 export const metadata: Metadata = { title: "Agent Identities" };
 
 export default function Page() {
   return (
-    <ComingLater title="Agent Identities" description="What each agent may use, within its size budget.">
-      Agent Identities, their Source assignments, budgets and agent tokens arrive in a later release.
-    </ComingLater>
+    <Suspense fallback={<LoadingRows label="Loading Agent Identities" />}>
+      <IdentitiesPage />
+    </Suspense>
   );
 }

@@ -1,0 +1,250 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { KeyRound } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { useCan } from "@/components/layout/current-user";
+import { useTRPC } from "@/components/trpc/client";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Callout } from "@/components/ui/callout";
+import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { CopyButton, OneTimeSecret } from "@/components/ui/copy-button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input } from "@/components/ui/field";
+import { formatDateTime, formatRelative } from "@/components/ui/format";
+import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { Table, Td, Th } from "@/components/ui/table";
+import { errorMessage } from "@/components/ui/use-error";
+import { useNow } from "@/components/ui/use-now";
+import { errorField } from "./labels";
+import type { AgentToken } from "./types";
+import { useOrigin } from "./use-origin";
+
+export function AgentTokens({ identity }: { identity: { id: string; name: string } }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const canWrite = useCan("operator");
+  const now = useNow();
+  const origin = useOrigin();
+  const tokens = useQuery(trpc.identities.tokens.queryOptions({ id: identity.id }));
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<AgentToken | null>(null);
+  const invalidate = () =>
+    queryClient.invalidateQueries({ queryKey: trpc.identities.tokens.queryKey({ id: identity.id }) });
+  const revoke = useMutation(
+    trpc.identities.revokeToken.mutationOptions({
+      onSuccess: async () => {
+        await invalidate();
+        setRevoking(null);
+      },
+    }),
+  );
+
+  const create = canWrite && (
+    <Button size="sm" onClick={() => setCreating(true)}>
+      <KeyRound className="size-4" aria-hidden /> Create token
+    </Button>
+  );
+
+  return (
+    <Card>
+      <CardHeader
+        title="Agent tokens"
+        description={
+          <>
+            Agents connect to <code className="font-mono">{origin}/mcp</code> with{" "}
+            <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> and see this identity’s Tools. Give
+            each agent or deployment its own token, so each can be revoked on its own.
+          </>
+        }
+        actions={create}
+      />
+      <div className="p-4">
+        {tokens.isPending ? (
+          <LoadingRows rows={3} label="Loading agent tokens" />
+        ) : tokens.isError ? (
+          <ErrorState error={tokens.error} retry={() => tokens.refetch()} />
+        ) : tokens.data.length === 0 ? (
+          <EmptyState title="No agent tokens" icon={<KeyRound className="size-8" />} action={create}>
+            No agent can connect as {identity.name} until it has a token.
+            {!canWrite && " Creating one needs the operator role."}
+          </EmptyState>
+        ) : (
+          <Table aria-label="Agent tokens">
+            <thead>
+              <tr>
+                <Th>Name</Th>
+                <Th>Token</Th>
+                <Th>Created</Th>
+                <Th>Last used</Th>
+                <Th>Status</Th>
+                {canWrite && (
+                  <Th>
+                    <span className="sr-only">Actions</span>
+                  </Th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.data.map((t) => (
+                <tr key={t.id} data-testid="agent-token-row">
+                  <Td className="font-medium">{t.name}</Td>
+                  <Td>
+                    <code className="font-mono text-xs">{t.prefix}…</code>
+                  </Td>
+                  <Td className="whitespace-nowrap text-muted" title={formatDateTime(t.createdAt)}>
+                    {formatRelative(t.createdAt, now)}
+                  </Td>
+                  <Td
+                    className="whitespace-nowrap text-muted"
+                    title={t.lastUsedAt ? formatDateTime(t.lastUsedAt) : undefined}
+                  >
+                    {formatRelative(t.lastUsedAt, now)}
+                  </Td>
+                  <Td>
+                    {t.revokedAt ? (
+                      <Badge tone="danger">
+                        <span title={formatDateTime(t.revokedAt)}>Revoked {formatRelative(t.revokedAt, now)}</span>
+                      </Badge>
+                    ) : (
+                      <Badge tone="ok">Active</Badge>
+                    )}
+                  </Td>
+                  {canWrite && (
+                    <Td className="text-right">
+                      {!t.revokedAt && (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          aria-label={`Revoke ${t.name}`}
+                          onClick={() => setRevoking(t)}
+                        >
+                          Revoke
+                        </Button>
+                      )}
+                    </Td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </div>
+      {creating && (
+        <CreateTokenDialog
+          identity={identity}
+          origin={origin}
+          onCreated={invalidate}
+          onClose={() => setCreating(false)}
+        />
+      )}
+      <ConfirmDialog
+        open={Boolean(revoking)}
+        onClose={() => {
+          revoke.reset();
+          setRevoking(null);
+        }}
+        title={revoking ? `Revoke “${revoking.name}”?` : "Revoke token"}
+        confirmLabel="Revoke"
+        pendingLabel="Revoking…"
+        pending={revoke.isPending}
+        error={revoke.error}
+        errorTitle="Not revoked"
+        onConfirm={() => revoking && revoke.mutate({ id: revoking.id })}
+      >
+        <p>Agents using it are refused on their next request. This cannot be undone; create a new token instead.</p>
+      </ConfirmDialog>
+    </Card>
+  );
+}
+
+function CreateTokenDialog({
+  identity,
+  origin,
+  onCreated,
+  onClose,
+}: {
+  identity: { id: string; name: string };
+  origin: string;
+  onCreated: () => void;
+  onClose: () => void;
+}) {
+  const trpc = useTRPC();
+  const create = useMutation(trpc.identities.createToken.mutationOptions({ onSuccess: onCreated }));
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    create.mutate({ identityId: identity.id, name: String(new FormData(e.currentTarget).get("name") ?? "") });
+  }
+  const value = create.data?.value;
+  const endpoint = `${origin}/mcp`;
+  const curl = value
+    ? [
+        `curl ${endpoint} \\`,
+        `  -H "Authorization: Bearer ${value}" \\`,
+        `  -H "Content-Type: application/json" \\`,
+        `  -H "Accept: application/json, text/event-stream" \\`,
+        `  -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'`,
+      ].join("\n")
+    : "";
+
+  return (
+    <Dialog open onClose={onClose} title={value ? "Agent token created" : `New agent token for ${identity.name}`}>
+      {value ? (
+        <div className="space-y-4">
+          {/* Wrapped, not scrolled: a scrolling box would need its own Tab stop to be read by keyboard. */}
+          <div className="[&_code]:whitespace-normal [&_code]:break-all">
+            <OneTimeSecret value={value} what="agent token" />
+          </div>
+          <div className="space-y-2 text-sm">
+            <p>
+              Point the agent’s MCP client at <code className="font-mono">{endpoint}</code> (Streamable HTTP) and send
+              the token in every request:
+            </p>
+            <code className="block break-all rounded-md border border-border bg-surface-2 px-3 py-2 font-mono text-xs">
+              Authorization: Bearer {value}
+            </code>
+            <p className="text-muted">To try it from a shell, list the Tools it holds:</p>
+            <pre
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keyboard
+              tabIndex={0}
+              className="overflow-x-auto rounded-md border border-border bg-surface-2 px-3 py-2 font-mono text-xs"
+            >
+              {curl}
+            </pre>
+            <div className="flex justify-end">
+              <CopyButton value={curl} label="Copy example" />
+            </div>
+          </div>
+          <div className="flex justify-end">
+            <Button onClick={onClose}>Done</Button>
+          </div>
+        </div>
+      ) : (
+        <form onSubmit={submit} className="space-y-4" noValidate>
+          <Field
+            label="Name"
+            hint="What uses it, e.g. “triage bot in production”."
+            error={errorField(create.error) === "name" ? errorMessage(create.error) : null}
+          >
+            {(p) => <Input {...p} name="name" required maxLength={100} autoComplete="off" />}
+          </Field>
+          {create.error && errorField(create.error) !== "name" && (
+            <Callout tone="danger" role="alert" title="Not created">
+              {errorMessage(create.error)}
+            </Callout>
+          )}
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? "Creating…" : "Create token"}
+            </Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

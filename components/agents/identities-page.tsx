@@ -1,0 +1,175 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Bot, Plus } from "lucide-react";
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { useCan } from "@/components/layout/current-user";
+import { useTRPC } from "@/components/trpc/client";
+import { Button } from "@/components/ui/button";
+import { Callout } from "@/components/ui/callout";
+import { Input, Select } from "@/components/ui/field";
+import { formatCount } from "@/components/ui/format";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { Table, Td, Th } from "@/components/ui/table";
+import { useDebounced } from "@/components/ui/use-debounced";
+import { useUrlState } from "@/components/ui/use-url-state";
+import { BudgetBar } from "./budget-bar";
+import { CreateIdentityDialog } from "./create-identity-dialog";
+import { IdentityStateBadge } from "./identity-state-badge";
+
+const STATES = [
+  { value: "", label: "All states" },
+  { value: "over_budget", label: "Over budget" },
+  { value: "ok", label: "Within budget" },
+] as const;
+
+// Catalog growth can push an identity over its budget at any time; polling keeps this page honest.
+const REFRESH_MS = 30_000;
+
+export function IdentitiesPage() {
+  const trpc = useTRPC();
+  const canWrite = useCan("operator");
+  const [filters, setFilters] = useUrlState(["q", "state"] as const);
+  const [search, setSearch] = useState(filters.q);
+  const debounced = useDebounced(search);
+  useEffect(() => {
+    if (debounced !== filters.q) setFilters({ q: debounced });
+  }, [debounced, filters.q, setFilters]);
+  const [creating, setCreating] = useState(false);
+
+  const state = filters.state === "over_budget" || filters.state === "ok" ? filters.state : undefined;
+  const identities = useQuery({
+    ...trpc.identities.list.queryOptions({ search: filters.q || undefined, state }),
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  });
+  const filtered = Boolean(filters.q || state);
+  const overBudget = identities.data?.filter((i) => i.state === "over_budget") ?? [];
+
+  const createButton = canWrite && (
+    <Button onClick={() => setCreating(true)}>
+      <Plus className="size-4" aria-hidden /> New identity
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Agent Identities"
+        description="What each agent connects to /mcp as: the Tools it holds from its Sources, within a budget of 4 MiB of Tool definitions and instructions."
+        actions={createButton}
+      />
+      {!state && overBudget.length > 0 && (
+        <Callout
+          tone="danger"
+          className="mb-4"
+          title={`${formatCount(overBudget.length)} ${overBudget.length === 1 ? "identity is" : "identities are"} over budget`}
+          data-testid="over-budget-summary"
+        >
+          Their agents are refused until each is back under its budget.{" "}
+          <button
+            type="button"
+            className="font-medium text-danger underline underline-offset-2"
+            onClick={() => setFilters({ state: "over_budget" })}
+          >
+            Show only those
+          </button>
+        </Callout>
+      )}
+      <search className="mb-4 flex flex-wrap gap-2">
+        <label className="sr-only" htmlFor="identities-search">
+          Search identities by name
+        </label>
+        <Input
+          id="identities-search"
+          type="search"
+          placeholder="Search by name…"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          className="max-w-xs"
+        />
+        <label className="sr-only" htmlFor="identities-state">
+          Budget state
+        </label>
+        <Select
+          id="identities-state"
+          value={state ?? ""}
+          onChange={(e) => setFilters({ state: e.target.value })}
+          className="w-44"
+        >
+          {STATES.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </Select>
+        {filtered && (
+          <Button
+            variant="ghost"
+            onClick={() => {
+              setSearch("");
+              setFilters({ q: null, state: null });
+            }}
+          >
+            Clear filters
+          </Button>
+        )}
+      </search>
+      {identities.isPending ? (
+        <LoadingRows label="Loading Agent Identities" />
+      ) : identities.isError ? (
+        <ErrorState error={identities.error} retry={() => identities.refetch()} />
+      ) : identities.data.length === 0 ? (
+        filtered ? (
+          <EmptyState title="No identities match these filters">Try a broader search or another state.</EmptyState>
+        ) : (
+          <EmptyState title="No Agent Identities yet" icon={<Bot className="size-8" />} action={createButton}>
+            An Agent Identity is what an agent signs in to <code className="font-mono">/mcp</code> as. It holds every
+            Compatible Tool of the Sources you assign to it, as long as their definitions and its instructions fit in 4
+            MiB.
+            {!canWrite && " Creating one needs the operator role."}
+          </EmptyState>
+        )
+      ) : (
+        <Table
+          aria-label="Agent Identities"
+          aria-busy={identities.isPlaceholderData}
+          className={identities.isPlaceholderData ? "opacity-60" : undefined}
+        >
+          <thead>
+            <tr>
+              <Th>Name</Th>
+              <Th className="text-right">Sources</Th>
+              <Th className="text-right">Tools held</Th>
+              <Th className="w-72">Budget</Th>
+              <Th>State</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {identities.data.map((i) => (
+              <tr key={i.id} data-testid="identity-row">
+                <Td className="max-w-sm">
+                  <Link href={`/agents/${i.id}`} className="font-medium text-accent hover:underline">
+                    {i.name}
+                  </Link>
+                  {i.description && <p className="truncate text-xs text-muted">{i.description}</p>}
+                </Td>
+                <Td className="text-right tabular-nums">{formatCount(i.sources)}</Td>
+                <Td className="text-right tabular-nums">{formatCount(i.tools)}</Td>
+                <Td>
+                  <BudgetBar budget={i.budget} size="sm" label={`Budget used by ${i.name}`} />
+                </Td>
+                <Td>
+                  <IdentityStateBadge state={i.state} />
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      <CreateIdentityDialog open={creating} onClose={() => setCreating(false)} />
+    </>
+  );
+}
