@@ -61,8 +61,10 @@ export function BudgetPanel({ identity }: { identity: IdentityView }) {
               </p>
             )}
             <p className="mt-1 text-muted">
-              A planning estimate against reference Tools: a small one has 3 parameters and a short description; a
-              mid-sized one 6 briefly described parameters; a large one 10 parameters and a 1,000-character description.
+              A planning estimate against reference Tools: a small one (about{" "}
+              {formatBytes(identity.referenceToolBytes.small)}) has 3 parameters and a short description; a mid-sized
+              one (about {formatBytes(identity.referenceToolBytes.mid)}) 6 briefly described parameters; a large one
+              (about {formatBytes(identity.referenceToolBytes.large)}) 10 parameters and a 1,000-character description.
               Real Tools vary, so the exact size of a Source is shown before it is assigned.
             </p>
           </div>

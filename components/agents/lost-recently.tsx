@@ -30,9 +30,8 @@ const EMPTY: Record<Include, string> = {
 const PAGE = 50;
 
 /**
- * Tools lost and gained in the last 30 days. The totals are asked for with both
- * directions included: the API counts only the directions a request includes, and the
- * summary must say both whichever view is shown.
+ * Tools lost and gained in the last 30 days, for the page header as well as the tab:
+ * a one-row request, since the totals do not depend on the page or the filter.
  */
 export function useHoldingChangeSummary(identityId: string) {
   const trpc = useTRPC();
@@ -174,9 +173,19 @@ function ChangedTools({ change }: { change: HoldingChange }) {
   const name = change.modelFacingName ?? change.nativeName;
   return (
     <>
-      <span className="block truncate font-mono text-xs" title={name}>
-        {name}
-      </span>
+      {change.toolId ? (
+        <Link
+          href={`/tools/catalog/${change.toolId}`}
+          className="block truncate font-mono text-xs underline-offset-2 hover:underline"
+          title={name}
+        >
+          {name}
+        </Link>
+      ) : (
+        <span className="block truncate font-mono text-xs" title={`${name} (no longer in the catalog)`}>
+          {name}
+        </span>
+      )}
       {change.modelFacingName && change.modelFacingName !== change.nativeName && (
         <span className="block truncate text-xs text-muted" title={change.nativeName}>
           native: {change.nativeName}

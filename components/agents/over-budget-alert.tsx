@@ -44,7 +44,7 @@ export function OverBudgetAlert({ identity }: { identity: IdentityView }) {
             <Link href={`/tools/sources/${pushedBy.sourceId}`} className="font-medium underline underline-offset-2">
               {pushedBy.sourceName}
             </Link>{" "}
-            grew by {toolCount(pushedBy.changedTools)}{" "}
+            {pushedBy.reason === "host_back" ? "came back with" : "grew by"} {toolCount(pushedBy.changedTools)}{" "}
             <time dateTime={pushedBy.at.toISOString()} title={formatDateTime(pushedBy.at)}>
               {formatRelative(pushedBy.at, now)}
             </time>

@@ -121,6 +121,10 @@ describe("Agent Identities", () => {
       true,
     );
     expect(losses.summary.lostTools).toBe(4);
+    // The totals count both ways whatever the list shows, and a Tool still in the catalog links to it.
+    expect(losses.summary.gainedTools).toBeGreaterThan(0);
+    expect(losses.items.find((l) => l.nativeName === "turns_bad")?.toolId).toEqual(expect.any(String));
+    expect(losses.items.find((l) => l.nativeName === "drop_me")?.toolId).toBeNull();
 
     // What it holds now agrees.
     const held = (await api.identities.holdings({ id: identity.id })).items.map((t) => t.nativeName);

@@ -8,6 +8,7 @@ import { utf8Bytes } from "../catalog/canonical";
 import { fmt, fmtBytes } from "../catalog/failures";
 import { parseInput } from "../validation";
 import { budgetOf, identityTotals, makeBudget, planningEstimate, stateOf } from "./budget";
+import { REFERENCE_BYTES } from "./reference-tools";
 import {
   type TCreateIdentityInput,
   type TUpdateIdentityInput,
@@ -294,7 +295,7 @@ async function overBudgetAnalysis(
       OR: sources.map((s) => ({ sourceId: s.sourceId, at: { gte: s.assignedAt } })),
     },
     orderBy: { at: "desc" },
-    select: { sourceId: true, sourceName: true, at: true, checkId: true },
+    select: { sourceId: true, sourceName: true, at: true, checkId: true, kind: true },
   });
   let pushedBy = null;
   if (growth) {
@@ -305,7 +306,14 @@ async function overBudgetAnalysis(
         kind: { in: ["added", "changed", "became_compatible", "restored"] },
       },
     });
-    pushedBy = { sourceId: growth.sourceId, sourceName: growth.sourceName, at: growth.at, changedTools: count };
+    pushedBy = {
+      sourceId: growth.sourceId,
+      sourceName: growth.sourceName,
+      at: growth.at,
+      changedTools: count,
+      // A silent SDK host coming back is not a catalog that grew; the console words them apart.
+      reason: growth.kind === "restored" ? ("host_back" as const) : ("catalog_grew" as const),
+    };
   }
   return { overByBytes, pushedBy, remedies };
 }
@@ -388,6 +396,7 @@ export async function getIdentity(actor: Actor, raw: { id: string }) {
       sourceName: t.source.name,
     })),
     estimate: planningEstimate(budget),
+    referenceToolBytes: REFERENCE_BYTES,
     overBudget:
       state === "over_budget"
         ? await overBudgetAnalysis(

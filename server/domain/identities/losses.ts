@@ -9,6 +9,7 @@ import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
+import type { CatalogChangeKind } from "../../generated/prisma/enums";
 import { LIMITS } from "../../limits";
 import { parseInput } from "../validation";
 import { ZLossesInput } from "./schemas";
@@ -88,16 +89,20 @@ export async function listHoldingChanges(
   const intervals = intervalsFrom(events).filter((i) => !i.to || i.to > since);
   const kinds = [...(input.include !== "gains" ? LOSS_KINDS : []), ...(input.include !== "losses" ? GAIN_KINDS : [])];
 
-  const changeWhere: Prisma.CatalogChangeWhereInput | null = intervals.length
-    ? {
-        kind: { in: kinds },
-        modelFacingName: { not: null },
-        OR: intervals.map((i) => ({
-          sourceId: i.sourceId,
-          at: { gte: i.from > since ? i.from : since, ...(i.to ? { lt: i.to } : {}) },
-        })),
-      }
-    : null;
+  const held = (kinds: CatalogChangeKind[]): Prisma.CatalogChangeWhereInput | null =>
+    intervals.length
+      ? {
+          kind: { in: kinds },
+          modelFacingName: { not: null },
+          OR: intervals.map((i) => ({
+            sourceId: i.sourceId,
+            at: { gte: i.from > since ? i.from : since, ...(i.to ? { lt: i.to } : {}) },
+          })),
+        }
+      : null;
+  const changeWhere = held(kinds);
+  // The summary always counts both ways, whichever way the list is filtered.
+  const everyWhere = held([...LOSS_KINDS, ...GAIN_KINDS]);
 
   const assignmentKinds = [
     ...(input.include !== "gains" ? (["unassigned"] as const) : []),
@@ -116,7 +121,7 @@ export async function listHoldingChanges(
         })
       : Promise.resolve([]),
     changeWhere ? db.catalogChange.count({ where: changeWhere }) : Promise.resolve(0),
-    changeWhere ? db.catalogChange.groupBy({ by: ["kind"], where: changeWhere, _count: true }) : Promise.resolve([]),
+    everyWhere ? db.catalogChange.groupBy({ by: ["kind"], where: everyWhere, _count: true }) : Promise.resolve([]),
   ]);
 
   const fromChanges: HoldingChange[] = changes.map((c) => {
@@ -156,7 +161,21 @@ export async function listHoldingChanges(
   const merged = [...fromChanges, ...fromEvents].sort(
     (a, b) => b.at.getTime() - a.at.getTime() || a.id.localeCompare(b.id),
   );
-  const items = merged.slice(offset, offset + input.limit);
+  const page = merged.slice(offset, offset + input.limit);
+  // Link each lost or gained Tool to the catalog while it is still there.
+  const named = page.filter((i) => i.nativeName);
+  const present = named.length
+    ? await db.tool.findMany({
+        where: { OR: named.map((i) => ({ sourceId: i.sourceId, nativeName: i.nativeName as string })) },
+        select: { id: true, sourceId: true, nativeName: true },
+      })
+    : [];
+  const toolIds = new Map(present.map((t) => [`${t.sourceId}\u0000${t.nativeName}`, t.id]));
+  const items = page.map((i) => ({
+    ...i,
+    toolId: i.nativeName ? (toolIds.get(`${i.sourceId}\u0000${i.nativeName}`) ?? null) : null,
+  }));
+  const allEvents = events.filter((e) => e.at >= since);
   const total = changeTotal + fromEvents.length;
   const count = (k: readonly string[]) =>
     byDirection.filter((g) => k.includes(g.kind)).reduce((n, g) => n + g._count, 0);
@@ -167,9 +186,9 @@ export async function listHoldingChanges(
     nextCursor: offset + items.length < total ? `o${offset + items.length}` : null,
     summary: {
       lostTools:
-        count(LOSS_KINDS) + fromEvents.filter((e) => e.direction === "lost").reduce((n, e) => n + e.toolCount, 0),
+        count(LOSS_KINDS) + allEvents.filter((e) => e.kind === "unassigned").reduce((n, e) => n + e.toolCount, 0),
       gainedTools:
-        count(GAIN_KINDS) + fromEvents.filter((e) => e.direction === "gained").reduce((n, e) => n + e.toolCount, 0),
+        count(GAIN_KINDS) + allEvents.filter((e) => e.kind === "assigned").reduce((n, e) => n + e.toolCount, 0),
     },
   };
 }
