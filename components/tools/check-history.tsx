@@ -6,9 +6,8 @@ import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
-import { ScrollTable } from "@/components/ui/scroll-table";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
-import { Td, Th } from "@/components/ui/table";
+import { Table, Td, Th } from "@/components/ui/table";
 import { useNow } from "@/components/ui/use-now";
 import { CheckChangesDialog } from "./check-changes-dialog";
 import { failureFacts, formatElapsed, TRIGGER_LABELS } from "./labels";
@@ -44,7 +43,7 @@ export function CheckHistory({ sourceId, isHost }: { sourceId: string; isHost: b
 
   return (
     <>
-      <ScrollTable aria-label={isHost ? "Registration history" : "Check history"}>
+      <Table aria-label={isHost ? "Registration history" : "Check history"}>
         <thead>
           <tr>
             <Th>Started</Th>
@@ -97,7 +96,7 @@ export function CheckHistory({ sourceId, isHost }: { sourceId: string; isHost: b
             </tr>
           ))}
         </tbody>
-      </ScrollTable>
+      </Table>
       <CheckChangesDialog checkId={showing} onClose={() => setShowing(null)} />
       {checks.hasNextPage && (
         <div className="mt-4 flex justify-center">

@@ -1,6 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import { ScrollTable } from "@/components/ui/scroll-table";
-import { Td, Th } from "@/components/ui/table";
+import { Table, Td, Th } from "@/components/ui/table";
 
 interface Argument {
   name: string;
@@ -43,7 +42,7 @@ export function ToolArguments({ inputSchema }: { inputSchema: unknown }) {
   const args = argumentsOf(inputSchema);
   if (args.length === 0) return <p className="text-sm text-muted">This Tool takes no top-level arguments.</p>;
   return (
-    <ScrollTable aria-label="Arguments">
+    <Table aria-label="Arguments">
       <thead>
         <tr>
           <Th>Argument</Th>
@@ -62,6 +61,6 @@ export function ToolArguments({ inputSchema }: { inputSchema: unknown }) {
           </tr>
         ))}
       </tbody>
-    </ScrollTable>
+    </Table>
   );
 }

@@ -1,11 +1,25 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cn } from "./cn";
 
-export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
+/**
+ * A table in a horizontally scrolling frame. The frame takes keyboard focus: a wide table
+ * on a narrow screen (or one with long values, like audit details) must be scrollable
+ * without a mouse even when it has no links inside.
+ */
+export function Table({
+  className,
+  "aria-label": label,
+  ...props
+}: HTMLAttributes<HTMLTableElement> & { "aria-label": string }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-surface">
-      <table className={cn("w-full border-collapse text-left text-sm", className)} {...props} />
-    </div>
+    <section
+      aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keyboard
+      tabIndex={0}
+      className="overflow-x-auto rounded-lg border border-border bg-surface"
+    >
+      <table aria-label={label} className={cn("w-full border-collapse text-left text-sm", className)} {...props} />
+    </section>
   );
 }
 
