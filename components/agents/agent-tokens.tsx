@@ -11,7 +11,7 @@ import { Callout } from "@/components/ui/callout";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton, OneTimeSecret } from "@/components/ui/copy-button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
@@ -235,14 +235,9 @@ function CreateTokenDialog({
               {errorMessage(create.error)}
             </Callout>
           )}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? "Creating…" : "Create token"}
-            </Button>
-          </div>
+          <DialogActions onCancel={onClose} disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create token"}
+          </DialogActions>
         </form>
       )}
     </Dialog>

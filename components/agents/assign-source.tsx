@@ -6,7 +6,7 @@ import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Select } from "@/components/ui/field";
 import { formatBytes, formatCount } from "@/components/ui/format";
 import { ErrorState, LoadingRows, Spinner } from "@/components/ui/states";
@@ -165,14 +165,9 @@ function AssignSourceDialog({ identity, onClose }: { identity: IdentityView; onC
               {errorMessage(assign.error)}
             </Callout>
           )}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!canSave}>
-              {assign.isPending ? "Assigning…" : "Assign"}
-            </Button>
-          </div>
+          <DialogActions onCancel={onClose} disabled={!canSave}>
+            {assign.isPending ? "Assigning…" : "Assign"}
+          </DialogActions>
         </form>
       )}
     </Dialog>

@@ -4,9 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
-import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { formatBytes } from "@/components/ui/format";
 import { errorMessage } from "@/components/ui/use-error";
@@ -88,14 +87,9 @@ export function CreateIdentityDialog({ open, onClose }: { open: boolean; onClose
             {errorMessage(create.error)}
           </Callout>
         )}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending || create.isSuccess}>
-            {create.isPending ? "Creating…" : create.isSuccess ? "Opening…" : "Create identity"}
-          </Button>
-        </div>
+        <DialogActions onCancel={close} disabled={create.isPending || create.isSuccess}>
+          {create.isPending ? "Creating…" : create.isSuccess ? "Opening…" : "Create identity"}
+        </DialogActions>
       </form>
     </Dialog>
   );

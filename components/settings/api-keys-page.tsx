@@ -8,7 +8,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { OneTimeSecret } from "@/components/ui/copy-button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { ForbiddenState } from "@/components/ui/forbidden";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
@@ -161,14 +161,9 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
               </Select>
             )}
           </Field>
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              Create key
-            </Button>
-          </div>
+          <DialogActions onCancel={close} disabled={create.isPending}>
+            Create key
+          </DialogActions>
         </form>
       )}
     </Dialog>

@@ -7,7 +7,7 @@ import { useCan, useCurrentUser } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { ForbiddenState } from "@/components/ui/forbidden";
 import { formatRelative } from "@/components/ui/format";
@@ -179,14 +179,9 @@ function AddUserDialog({ open, onClose, onDone }: { open: boolean; onClose: () =
           {(p) => <Input {...p} name="password" type="password" autoComplete="new-password" required />}
         </Field>
         {create.error && !["name", "email", "password"].includes(field ?? "") && <ErrorState error={create.error} />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? "Adding…" : "Add user"}
-          </Button>
-        </div>
+        <DialogActions onCancel={onClose} disabled={create.isPending}>
+          {create.isPending ? "Adding…" : "Add user"}
+        </DialogActions>
       </form>
     </Dialog>
   );
@@ -216,14 +211,9 @@ function ResetPasswordDialog({ user, onClose }: { user: { id: string; email: str
         <Field label="New password" hint="At least 12 characters." error={errorMessage(reset.error)}>
           {(p) => <Input {...p} name="password" type="password" autoComplete="new-password" required />}
         </Field>
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={reset.isPending}>
-            Set password
-          </Button>
-        </div>
+        <DialogActions onCancel={onClose} disabled={reset.isPending}>
+          Set password
+        </DialogActions>
       </form>
     </Dialog>
   );

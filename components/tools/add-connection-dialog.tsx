@@ -3,9 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
-import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { errorMessage } from "@/components/ui/use-error";
 import { fieldErrors } from "./form-errors";
@@ -109,14 +108,9 @@ export function AddConnectionDialog({
             {errorMessage(errors.unplaced)}
           </Callout>
         )}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? "Adding…" : "Add MCP Connection"}
-          </Button>
-        </div>
+        <DialogActions onCancel={close} disabled={create.isPending}>
+          {create.isPending ? "Adding…" : "Add MCP Connection"}
+        </DialogActions>
       </form>
     </Dialog>
   );

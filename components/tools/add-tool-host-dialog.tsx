@@ -6,7 +6,7 @@ import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { errorMessage } from "@/components/ui/use-error";
 import { fieldErrors } from "./form-errors";
@@ -101,14 +101,9 @@ export function AddToolHostDialog({
               {errorMessage(errors.unplaced)}
             </Callout>
           )}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? "Adding…" : "Add SDK Tool Host"}
-            </Button>
-          </div>
+          <DialogActions onCancel={close} disabled={create.isPending}>
+            {create.isPending ? "Adding…" : "Add SDK Tool Host"}
+          </DialogActions>
         </form>
       )}
     </Dialog>

@@ -3,9 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
-import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { errorMessage } from "@/components/ui/use-error";
 import { fieldErrors } from "./form-errors";
@@ -171,14 +170,9 @@ export function EditSourceDialog({
             {errorMessage(errors.unplaced)}
           </Callout>
         )}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={update.isPending}>
-            {update.isPending ? "Saving…" : "Save"}
-          </Button>
-        </div>
+        <DialogActions onCancel={close} disabled={update.isPending}>
+          {update.isPending ? "Saving…" : "Save"}
+        </DialogActions>
       </form>
     </Dialog>
   );

@@ -2,6 +2,7 @@
 
 import { X } from "lucide-react";
 import { type ReactNode, useEffect, useRef } from "react";
+import { Button } from "./button";
 
 /**
  * A modal on the native <dialog> element: focus trapping, Escape and the inert
@@ -56,5 +57,29 @@ export function Dialog({
         </div>
       )}
     </dialog>
+  );
+}
+
+/** A dialog form's footer: Cancel, then the submit button (its label is the children). */
+export function DialogActions({
+  onCancel,
+  disabled,
+  variant = "primary",
+  children,
+}: {
+  onCancel: () => void;
+  disabled?: boolean;
+  variant?: "primary" | "danger";
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex justify-end gap-2">
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" variant={variant} disabled={disabled}>
+        {children}
+      </Button>
+    </div>
   );
 }

@@ -5,6 +5,7 @@ import { DomainError, notFound } from "../../errors";
 import { LIMITS } from "../../limits";
 import { hashToken, newToken, tokenPrefix } from "../../tokens";
 import { recordAudit } from "../audit/record";
+import { recordSourceWideChange } from "../catalog/changes";
 import { identityTotals, makeBudget, stateOf } from "../identities/budget";
 import { parseInput } from "../validation";
 import { loadUrlPolicy } from "./network-policy";
@@ -205,23 +206,7 @@ export async function deleteSource(actor: Actor, raw: { id: string }) {
         select: { id: true, name: true, kind: true, toolCount: true },
       });
       if (!source) throw notFound("Source");
-      const tools = await tx.tool.findMany({
-        where: { sourceId: id },
-        select: { nativeName: true, modelFacingName: true },
-      });
-      const at = new Date();
-      if (tools.length) {
-        await tx.catalogChange.createMany({
-          data: tools.map((t) => ({
-            sourceId: id,
-            sourceName: source.name,
-            at,
-            kind: "source_deleted" as const,
-            nativeName: t.nativeName,
-            modelFacingName: t.modelFacingName,
-          })),
-        });
-      }
+      await recordSourceWideChange(tx, source, "source_deleted", new Date());
       await tx.source.delete({ where: { id } });
       await recordAudit(tx, actor, {
         action: "source.delete",

@@ -11,6 +11,7 @@ import { LIMITS } from "../../limits";
 import { hashToken } from "../../tokens";
 import { recordAudit } from "../audit/record";
 import { canonicalJson, utf8Bytes } from "../catalog/canonical";
+import { recordSourceWideChange } from "../catalog/changes";
 import { CheckFailure, fmt, fmtBytes } from "../catalog/failures";
 import { publishCatalog } from "../catalog/publish";
 import { type PublishedTool, validateToolDefinition } from "../catalog/validate-tool";
@@ -92,22 +93,7 @@ async function restoreIfSilent(tx: Tx, host: ToolHost, at: Date): Promise<void> 
     data: { hostSilentSince: null },
   });
   if (cleared.count === 0) return;
-  const tools = await tx.tool.findMany({
-    where: { sourceId: host.id },
-    select: { nativeName: true, modelFacingName: true },
-  });
-  if (tools.length) {
-    await tx.catalogChange.createMany({
-      data: tools.map((t) => ({
-        sourceId: host.id,
-        sourceName: host.name,
-        at,
-        kind: "restored" as const,
-        nativeName: t.nativeName,
-        modelFacingName: t.modelFacingName,
-      })),
-    });
-  }
+  await recordSourceWideChange(tx, host, "restored", at);
   await recordAudit(tx, hostActor(host), {
     action: "source.host_back",
     targetType: "source",
@@ -208,28 +194,13 @@ export async function sweepSilentHosts(now = new Date()): Promise<string[]> {
           AND "lastHeartbeatAt" + make_interval(secs => "heartbeatTimeoutSeconds") < ${now}
         RETURNING id, name`;
       for (const host of silent) {
-        const tools = await tx.tool.findMany({
-          where: { sourceId: host.id },
-          select: { nativeName: true, modelFacingName: true },
-        });
-        if (tools.length) {
-          await tx.catalogChange.createMany({
-            data: tools.map((t) => ({
-              sourceId: host.id,
-              sourceName: host.name,
-              at: now,
-              kind: "withdrawn" as const,
-              nativeName: t.nativeName,
-              modelFacingName: t.modelFacingName,
-            })),
-          });
-        }
+        const withdrawn = await recordSourceWideChange(tx, host, "withdrawn", now);
         await recordAudit(tx, SYSTEM, {
           action: "source.host_silent",
           targetType: "source",
           targetId: host.id,
           targetLabel: host.name,
-          details: { withdrawnTools: tools.length },
+          details: { withdrawnTools: withdrawn },
         });
       }
       return silent.map((h) => h.id);
