@@ -77,17 +77,10 @@ async function publishOnce(
   const source = locked[0];
   if (!source) throw new SourceGone(sourceId);
 
-  const existing: Existing[] = await tx.tool.findMany({
-    where: { sourceId },
-    select: {
-      id: true,
-      nativeName: true,
-      definitionHash: true,
-      compatibility: true,
-      modelFacingName: true,
-      firstSeenAt: true,
-    },
-  });
+  // Raw: on a re-check this is the one query that reads the whole catalog, and it needs no mapping.
+  const existing = await tx.$queryRaw<Existing[]>`
+    SELECT id, "nativeName", "definitionHash", compatibility::text AS compatibility, "modelFacingName", "firstSeenAt"
+    FROM tool WHERE "sourceId" = ${sourceId}`;
   const before = new Map(existing.map((t) => [t.nativeName, t]));
   const after = new Map(tools.map((t) => [t.nativeName, t]));
 
