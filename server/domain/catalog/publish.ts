@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { getDb } from "../../db";
 import { type BulkColumn, bulkInsert, deleteByIds } from "../../db/bulk";
 import type { Tx } from "../../db/types";
-import { utf8Bytes } from "./canonical";
+import { sha256, utf8Bytes } from "./canonical";
 import { evaluateCompatibility } from "./compatibility";
 import { assignModelFacingName, baseModelFacingName, modelFacingNameCandidates } from "./model-facing-name";
 import { modelFacingDefinition, type PublishedTool } from "./validate-tool";
@@ -72,10 +72,13 @@ async function publishOnce(
 ): Promise<PublishResult> {
   // Serializes publications of one Source (a check and a registration cannot interleave).
   const locked = await tx.$queryRaw<
-    { id: string; name: string }[]
-  >`SELECT id, name FROM source WHERE id = ${sourceId} FOR UPDATE`;
+    { id: string; name: string; catalogFingerprint: string | null }[]
+  >`SELECT id, name, "catalogFingerprint" FROM source WHERE id = ${sourceId} FOR UPDATE`;
   const source = locked[0];
   if (!source) throw new SourceGone(sourceId);
+  const fingerprint = catalogFingerprint(tools);
+  // Most checks find what the last one found: then there is nothing to read or diff.
+  if (fingerprint === source.catalogFingerprint) return { added: 0, removed: 0, changed: 0, toolCount: tools.length };
 
   // Raw: on a re-check this is the one query that reads the whole catalog, and it needs no mapping.
   const existing = await tx.$queryRaw<Existing[]>`
@@ -91,6 +94,7 @@ async function publishOnce(
     return old !== undefined && old.definitionHash !== t.definitionHash;
   });
   if (!removed.length && !added.length && !changed.length) {
+    await tx.$executeRaw`UPDATE source SET "catalogFingerprint" = ${fingerprint} WHERE id = ${sourceId}`;
     return { added: 0, removed: 0, changed: 0, toolCount: existing.length };
   }
 
@@ -199,7 +203,18 @@ async function publishOnce(
   await bulkInsert(tx, "tool", TOOL_COLUMNS, rows);
   await bulkInsert(tx, "catalog_change", CHANGE_COLUMNS, changes);
   await refreshSourceTotals(tx, sourceId);
+  await tx.$executeRaw`UPDATE source SET "catalogFingerprint" = ${fingerprint} WHERE id = ${sourceId}`;
   return { added: added.length, removed: removed.length, changed: changed.length, toolCount: tools.length };
+}
+
+/** Identifies a catalog by its Tools' names and definitions, in any order. */
+export function catalogFingerprint(tools: { nativeName: string; definitionHash: string }[]): string {
+  return sha256(
+    tools
+      .map((t) => `${t.definitionHash}:${t.nativeName}`)
+      .sort()
+      .join("\n"),
+  );
 }
 
 /** Recomputes a Source's counters from its Tools (what identity budgets sum). */

@@ -27,9 +27,12 @@ export function measureSchemas(
     if (level > depth) depth = level;
     if (depth > limits.depth) return { depth, nodes, exceeded: "depth" };
     if (nodes > limits.nodes) return { depth, nodes, exceeded: "nodes" };
-    if (value && typeof value === "object") {
-      const children = Array.isArray(value) ? value : Object.values(value);
-      for (const child of children) stack.push([child, level + 1]);
+    if (Array.isArray(value)) {
+      for (const child of value) stack.push([child, level + 1]);
+    } else if (value && typeof value === "object") {
+      for (const key in value) {
+        if (Object.hasOwn(value, key)) stack.push([(value as Record<string, unknown>)[key], level + 1]);
+      }
     }
   }
   return { depth, nodes };

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "source" ADD COLUMN     "catalogFingerprint" TEXT;
