@@ -85,3 +85,34 @@ test("a failing check shows its reason while the previous Tools remain listed", 
   await expect(page.getByTestId("catalog-row").first()).toBeVisible();
   await expect(page.getByTestId("catalog-row").filter({ hasText: "echo" }).first()).toBeVisible();
 });
+
+test("the catalog is virtualized: thousands of Tools scroll with only a window of rows in the page", async ({
+  page,
+}) => {
+  const created = await page.request.post("/api/trpc/sources.createToolHost", {
+    data: { json: { name: `Bulk host ${randomBytes(2).toString("hex")}` } },
+  });
+  const { source, hostToken } = (await created.json()).result.data.json;
+  const tools = Array.from({ length: 3000 }, (_, i) => simpleTool(`bulk_${String(i).padStart(4, "0")}`));
+  const registered = await page.request.put("/api/v1/tool-hosts/registration", {
+    headers: { authorization: `Bearer ${hostToken}` },
+    data: { tools },
+  });
+  expect(registered.status()).toBe(200);
+
+  await page.goto(`/tools/catalog?source=${source.id}`);
+  await expect(page.getByTestId("catalog-total")).toContainText("3,000");
+  const rows = page.getByTestId("catalog-row");
+  await expect(rows.first()).toContainText("bulk_0000");
+  expect(await rows.count()).toBeLessThan(100);
+
+  // Scrolling to the end loads later pages and shows the last Tool, still with a small window.
+  const scroller = page.getByTestId("catalog-scroll");
+  const last = rows.filter({ hasText: "bulk_2999" });
+  for (let i = 0; i < 20 && !(await last.isVisible()); i++) {
+    await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.waitForTimeout(300);
+  }
+  await expect(last).toBeVisible();
+  expect(await rows.count()).toBeLessThan(100);
+});

@@ -92,6 +92,7 @@ export function CatalogTable({
   return (
     <div
       ref={scrollRef}
+      data-testid="catalog-scroll"
       className={cn(
         "h-[calc(100vh-14rem)] min-h-96 overflow-auto rounded-lg border border-border bg-surface transition-opacity",
         stale && "opacity-60",
