@@ -2,15 +2,13 @@
 
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { formatBytes, formatCount } from "@/components/ui/format";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
-import { useDebounced } from "@/components/ui/use-debounced";
-import { useUrlState } from "@/components/ui/use-url-state";
+import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { toolCount } from "./labels";
 import type { IdentityView } from "./types";
 
@@ -20,11 +18,7 @@ const PAGE = 100;
 export function HoldingsTable({ identity }: { identity: IdentityView }) {
   const trpc = useTRPC();
   const [filters, setFilters] = useUrlState(["q", "source"] as const);
-  const [search, setSearch] = useState(filters.q);
-  const debounced = useDebounced(search);
-  useEffect(() => {
-    if (debounced !== filters.q) setFilters({ q: debounced });
-  }, [debounced, filters.q, setFilters]);
+  const [search, setSearch] = useUrlSearch(filters.q, setFilters);
   const sourceId = identity.sources.some((s) => s.sourceId === filters.source) ? filters.source : "";
 
   const holdings = useInfiniteQuery({

@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Bot, Plus } from "lucide-react";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
@@ -13,8 +13,7 @@ import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
-import { useDebounced } from "@/components/ui/use-debounced";
-import { useUrlState } from "@/components/ui/use-url-state";
+import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { BudgetBar } from "./budget-bar";
 import { CreateIdentityDialog } from "./create-identity-dialog";
 import { IdentityStateBadge } from "./identity-state-badge";
@@ -32,11 +31,7 @@ export function IdentitiesPage() {
   const trpc = useTRPC();
   const canWrite = useCan("operator");
   const [filters, setFilters] = useUrlState(["q", "state"] as const);
-  const [search, setSearch] = useState(filters.q);
-  const debounced = useDebounced(search);
-  useEffect(() => {
-    if (debounced !== filters.q) setFilters({ q: debounced });
-  }, [debounced, filters.q, setFilters]);
+  const [search, setSearch] = useUrlSearch(filters.q, setFilters);
   const [creating, setCreating] = useState(false);
 
   const state = filters.state === "over_budget" || filters.state === "ok" ? filters.state : undefined;

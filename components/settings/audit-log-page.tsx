@@ -1,7 +1,6 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -10,8 +9,7 @@ import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
-import { useDebounced } from "@/components/ui/use-debounced";
-import { useUrlState } from "@/components/ui/use-url-state";
+import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 
 const ACTOR_TYPES = [
   { value: "", label: "Anyone" },
@@ -27,11 +25,7 @@ type ActorType = Exclude<(typeof ACTOR_TYPES)[number]["value"], "">;
 export function AuditLogPage() {
   const trpc = useTRPC();
   const [filters, setFilters] = useUrlState(["q", "actor", "action"] as const);
-  const [search, setSearch] = useState(filters.q);
-  const debounced = useDebounced(search);
-  useEffect(() => {
-    if (debounced !== filters.q) setFilters({ q: debounced });
-  }, [debounced, filters.q, setFilters]);
+  const [search, setSearch] = useUrlSearch(filters.q, setFilters);
 
   const events = useInfiniteQuery(
     trpc.audit.list.infiniteQueryOptions(

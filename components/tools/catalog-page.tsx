@@ -3,15 +3,13 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Loader2, PackageSearch, Plug } from "lucide-react";
 import Link from "next/link";
-import { useEffect, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
-import { useDebounced } from "@/components/ui/use-debounced";
-import { useUrlState } from "@/components/ui/use-url-state";
+import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import {
   COMPATIBILITY_LABELS,
   COMPATIBILITY_STATES,
@@ -36,11 +34,7 @@ const asState = (v: string): CompatibilityState | undefined =>
 export function CatalogPage() {
   const trpc = useTRPC();
   const [filters, setFilters] = useUrlState(["source", "state", "q", "sort", "dir"] as const);
-  const [search, setSearch] = useState(filters.q);
-  const debounced = useDebounced(search);
-  useEffect(() => {
-    if (debounced !== filters.q) setFilters({ q: debounced });
-  }, [debounced, filters.q, setFilters]);
+  const [search, setSearch] = useUrlSearch(filters.q, setFilters);
 
   const sort = asSort(filters.sort);
   const direction: SortDirection =

@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plug, Server } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
@@ -10,8 +10,7 @@ import { Input, Select } from "@/components/ui/field";
 import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
-import { useDebounced } from "@/components/ui/use-debounced";
-import { useUrlState } from "@/components/ui/use-url-state";
+import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { AddConnectionDialog } from "./add-connection-dialog";
 import { AddToolHostDialog } from "./add-tool-host-dialog";
 import { NetworkPolicyCard } from "./network-policy-card";
@@ -36,11 +35,7 @@ export function SourcesPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [filters, setFilters] = useUrlState(["q", "kind"] as const);
-  const [search, setSearch] = useState(filters.q);
-  const debounced = useDebounced(search);
-  useEffect(() => {
-    if (debounced !== filters.q) setFilters({ q: debounced });
-  }, [debounced, filters.q, setFilters]);
+  const [search, setSearch] = useUrlSearch(filters.q, setFilters);
 
   const kind = (filters.kind || undefined) as Kind | undefined;
   const sources = useQuery({

@@ -1,7 +1,8 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback } from "react";
+import { useCallback, useEffect, useState } from "react";
+import { useDebounced } from "./use-debounced";
 
 /**
  * Filters live in the URL so a view can be linked and survives a reload.
@@ -27,4 +28,17 @@ export function useUrlState<K extends string>(keys: readonly K[]) {
     [pathname, router],
   );
   return [values, set] as const;
+}
+
+/**
+ * A search box whose text goes into the URL as `q` once typing pauses: the box answers
+ * every keystroke, the address (and the query it drives) only the settled text.
+ */
+export function useUrlSearch(current: string, setFilters: (patch: { q: string | null }) => void) {
+  const [search, setSearch] = useState(current);
+  const settled = useDebounced(search);
+  useEffect(() => {
+    if (settled !== current) setFilters({ q: settled });
+  }, [settled, current, setFilters]);
+  return [search, setSearch] as const;
 }
