@@ -58,12 +58,18 @@ function buildIfNeeded(): void {
   }
 }
 
+// Stopped on a failed start too (a taken port, say): it must not outlive this process.
+let demoMcp: Awaited<ReturnType<typeof startEverythingServer>> | null = null;
+
 async function main() {
   if (!dev) buildIfNeeded();
   const { firstRun } = await prepareDatabase();
-  const demoMcp = env.QM_DEMO ? await startEverythingServer(env.QM_DEMO_MCP_PORT) : null;
+  demoMcp = env.QM_DEMO ? await startEverythingServer(env.QM_DEMO_MCP_PORT) : null;
   const demo = demoMcp ? await seedDemo({ firstRun, demoMcpUrl: demoMcp.url }) : null;
-  if (demoMcp && !demo) await demoMcp.stop();
+  if (demoMcp && !demo) {
+    await demoMcp.stop();
+    demoMcp = null;
+  }
 
   const server = await startHttpServer({ dev, host: env.HOST, port: env.PORT, dir: ROOT });
   const scheduler = env.QM_SCHEDULER ? startScheduler() : null;
@@ -96,6 +102,7 @@ async function main() {
 }
 
 main().catch(async (error: unknown) => {
+  await demoMcp?.stop().catch(() => {});
   console.error(error instanceof Error ? error.message : error);
   await closeDatabase().catch(() => {});
   process.exit(1);
