@@ -25,3 +25,12 @@ export function bearerToken(authorization: string | null | undefined): string | 
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   return match?.[1] ?? null;
 }
+
+// Writing "last used" on every request would turn each read into a write; a minute is
+// precise enough for people deciding whether a credential is still in use.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Whether a credential's last-used time is stale enough to be written again. */
+export function lastUsedIsStale(lastUsedAt: Date | null, now = Date.now()): boolean {
+  return !lastUsedAt || now - lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS;
+}

@@ -2,7 +2,7 @@ import { type Actor, requireRole, SYSTEM } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import type { Role } from "../../roles";
-import { hashToken, newToken, tokenPrefix } from "../../tokens";
+import { hashToken, lastUsedIsStale, newToken, tokenPrefix } from "../../tokens";
 import { recordAudit } from "../audit/record";
 import { parseInput } from "../validation";
 import { type TCreateApiKeyInput, ZCreateApiKeyInput, ZRevokeApiKeyInput } from "./schemas";
@@ -17,9 +17,6 @@ const publicKey = {
   revokedAt: true,
   createdBy: { select: { email: true } },
 } as const;
-
-// Writing last-used on every request would turn each read into a write.
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 export async function listApiKeys(actor: Actor) {
   requireRole(actor, "admin");
@@ -87,7 +84,7 @@ export async function authenticateApiKey(key: string): Promise<Actor | null> {
   });
   if (!row || row.revokedAt) return null;
   const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+  if (lastUsedIsStale(row.lastUsedAt, now)) {
     await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
   return { kind: "api_key", id: row.id, name: row.name, role: row.role as Role };

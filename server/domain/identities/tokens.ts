@@ -1,12 +1,11 @@
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
-import { hashToken, newToken, tokenPrefix } from "../../tokens";
+import { hashToken, lastUsedIsStale, newToken, tokenPrefix } from "../../tokens";
 import { recordAudit } from "../audit/record";
 import { parseInput } from "../validation";
 import { ZCreateTokenInput, ZIdentityIdInput, ZRevokeTokenInput } from "./schemas";
 
-const LAST_USED_RESOLUTION_MS = 60_000;
 const PUBLIC = {
   id: true,
   identityId: true,
@@ -86,7 +85,7 @@ export async function authenticateAgentToken(token: string): Promise<Actor | nul
     select: { id: true, revokedAt: true, lastUsedAt: true, identity: { select: { id: true, name: true } } },
   });
   if (!row || row.revokedAt) return null;
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+  if (lastUsedIsStale(row.lastUsedAt)) {
     await db.agentToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
   }
   return {
