@@ -19,6 +19,8 @@ export async function bulkInsert(
   table: string,
   columns: BulkColumn[],
   rows: Record<string, unknown>[],
+  /** SQL appended to the statement, e.g. an ON CONFLICT clause (from code, never input). */
+  suffix = "",
 ): Promise<number> {
   if (!rows.length) return 0;
   const names = columns.map((c) => `"${c.name}"`).join(", ");
@@ -30,7 +32,7 @@ export async function bulkInsert(
     })
     .join(", ");
   return tx.$executeRawUnsafe(
-    `INSERT INTO "${table}" (${names}) SELECT ${values} FROM json_to_recordset($1::json) AS x(${fields})`,
+    `INSERT INTO "${table}" (${names}) SELECT ${values} FROM json_to_recordset($1::json) AS x(${fields}) ${suffix}`,
     JSON.stringify(rows),
   );
 }

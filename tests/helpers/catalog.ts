@@ -20,9 +20,14 @@ export async function connectionTo(url: string, extra: { headers?: Record<string
 export async function snapshot(sourceId: string) {
   const db = await getDb();
   const tools = await db.tool.findMany({ where: { sourceId }, orderBy: { nativeName: "asc" } });
+  const definitions = await db.toolDefinition.findMany({
+    where: { hash: { in: tools.map((t) => t.definitionHash) } },
+    orderBy: { hash: "asc" },
+    select: { hash: true, definition: true },
+  });
   const source = await db.source.findUniqueOrThrow({
     where: { id: sourceId },
     select: { toolCount: true, compatibleToolCount: true, modelFacingBytes: true, definitionBytes: true },
   });
-  return JSON.stringify({ tools, source });
+  return JSON.stringify({ tools, definitions, source });
 }

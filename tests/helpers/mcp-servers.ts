@@ -33,9 +33,12 @@ function closer(server: http.Server) {
 
 export type ToolDef = { name: string; description?: string; inputSchema: unknown; [k: string]: unknown };
 
-/** An SDK server that serves `catalog()` in pages of `pageSize` (catalog is re-read per request). */
+/**
+ * An SDK server that serves `catalog()` in pages of `pageSize`. The catalog is re-read per
+ * request and may depend on the request's path (one server, several catalogs).
+ */
 export async function startSdkServer(options: {
-  catalog: () => ToolDef[];
+  catalog: (path: string) => ToolDef[];
   pageSize?: number;
   requireHeader?: [string, string];
 }): Promise<RunningServer> {
@@ -53,7 +56,7 @@ export async function startSdkServer(options: {
     }
     const mcp = new Server({ name: "test-sdk-server", version: "1.0.0" }, { capabilities: { tools: {} } });
     mcp.setRequestHandler(ListToolsRequestSchema, async (request) => {
-      const all = options.catalog();
+      const all = options.catalog(req.url ?? "/");
       const start = request.params?.cursor ? Number(request.params.cursor) : 0;
       const page = all.slice(start, start + pageSize);
       const next = start + pageSize < all.length ? String(start + pageSize) : undefined;

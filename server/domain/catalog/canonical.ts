@@ -41,6 +41,21 @@ function write(value: unknown): string | undefined {
   return `${out}}`;
 }
 
+/**
+ * The canonical JSON of a record whose members in `written` are already canonical text:
+ * a caller that needs one member's text on its own (a Tool's input schema) serializes
+ * it once, not twice.
+ */
+export function canonicalRecord(record: Record<string, unknown>, written: Record<string, string>): string {
+  let out = "{";
+  for (const key of Object.keys(record).sort()) {
+    const item = Object.hasOwn(written, key) ? written[key] : write(record[key]);
+    if (item === undefined) continue;
+    out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${item}`;
+  }
+  return `${out}}`;
+}
+
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }

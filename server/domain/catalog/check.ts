@@ -9,6 +9,7 @@ import { notFound } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
 import { loadUrlPolicy } from "../sources/network-policy";
+import { DefinitionStager } from "./definitions";
 import { CheckFailure, internalCheckFailure, isCheckFailure } from "./failures";
 import { type ListProgress, listMcpCatalog } from "./mcp-lister";
 import { publishCatalog, SourceGone } from "./publish";
@@ -58,15 +59,19 @@ export async function runCatalogCheck(
   try {
     const headers = source.encryptedHeaders ? decryptJson<Record<string, string>>(source.encryptedHeaders) : {};
     const { allowLinkLocal } = await loadUrlPolicy();
+    const stager = await DefinitionStager.forSource(sourceId);
     const { tools, progress } = await listMcpCatalog({
       url: source.url,
       headers,
       allowLinkLocal,
       signal: options.signal,
+      onPage: (page) => stager.stage(page),
       onProgress: (p) => writeProgress(p),
     });
+    const staged = await stager.staged();
     const finishedAt = new Date();
-    const result = await publishCatalog(sourceId, tools, { checkId: check.id, at: finishedAt }, async (tx, r) => {
+    const meta = { checkId: check.id, at: finishedAt, staged };
+    const result = await publishCatalog(sourceId, tools, meta, async (tx, r) => {
       await tx.catalogCheck.update({
         where: { id: check.id },
         data: {

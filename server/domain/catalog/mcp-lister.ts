@@ -9,7 +9,7 @@ import { isIP } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
 import { z } from "zod";
 import { LIMITS } from "../../limits";
 import { blockedAddressReason } from "../sources/url-policy";
@@ -29,6 +29,8 @@ export interface ListOptions {
   /** Aborts the listing (e.g. the Source was deleted). */
   signal?: AbortSignal;
   onProgress?: (progress: ListProgress) => void | Promise<void>;
+  /** Each page's Tools once they pass every limit, while the next page is on its way. */
+  onPage?: (tools: PublishedTool[]) => void;
   /** Limits, overridable for tests of the limit machinery itself. */
   limits?: Partial<typeof DEFAULT_LIMITS>;
 }
@@ -58,6 +60,43 @@ class AddressBlocked extends Error {
   ) {
     super(`address blocked: ${address}`);
   }
+}
+
+/**
+ * Counts each response's bytes as they arrive and aborts one that passes `limit`. Done in
+ * the dispatcher, not by piping the body through a web stream: a check reads up to 128
+ * pages, and the stream hops cost more than the counting.
+ */
+function limitResponseBytes(
+  limit: number,
+  onExceeded: (received: number) => void,
+): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => {
+    let received = 0;
+    let abort: ((reason?: Error) => void) | undefined;
+    const counting = new Proxy(handler, {
+      get(target, property, receiver) {
+        if (property === "onConnect")
+          return (abortRequest: (reason?: Error) => void) => {
+            abort = abortRequest;
+            return target.onConnect?.(abortRequest);
+          };
+        if (property === "onData")
+          return (chunk: Buffer) => {
+            received += chunk.byteLength;
+            if (received > limit) {
+              onExceeded(received);
+              abort?.(new ResponseTooLarge(received));
+              return false;
+            }
+            return target.onData?.(chunk) ?? true;
+          };
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return dispatch(opts, counting);
+  };
 }
 
 /** Connects through a resolver that refuses blocked addresses at connect time (no DNS-rebinding gap). */
@@ -127,43 +166,27 @@ export async function listMcpCatalog(
       );
   }
 
-  const dispatcher = guardedDispatcher(options.allowLinkLocal);
-  const countingFetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    const response = (await undiciFetch(url, {
+  const dispatcher = guardedDispatcher(options.allowLinkLocal).compose(
+    limitResponseBytes(limits.responseBytes, (received) =>
+      fail(
+        new CheckFailure(
+          "CATALOG_RESPONSE_TOO_LARGE",
+          `One response from the server passed ${fmtBytes(limits.responseBytes)} (received ${fmtBytes(received)} before stopping); a remote response may be at most ${fmtBytes(limits.responseBytes)}.`,
+          { measured: received, limit: limits.responseBytes, unit: "bytes", page: progress.pages + 1 },
+        ),
+      ),
+    ),
+  );
+  const guardedFetch = (url: string | URL, init?: RequestInit): Promise<Response> =>
+    undiciFetch(url, {
       ...(init as object),
       dispatcher,
       signal: init?.signal ?? controller.signal,
-    } as never)) as unknown as Response;
-    if (!response.body) return response;
-    let received = 0;
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, stream) {
-          received += chunk.byteLength;
-          if (received > limits.responseBytes) {
-            const failure = new CheckFailure(
-              "CATALOG_RESPONSE_TOO_LARGE",
-              `One response from the server passed ${fmtBytes(limits.responseBytes)} (received ${fmtBytes(received)} before stopping); a remote response may be at most ${fmtBytes(limits.responseBytes)}.`,
-              { measured: received, limit: limits.responseBytes, unit: "bytes", page: progress.pages + 1 },
-            );
-            fail(failure);
-            stream.error(new ResponseTooLarge(received));
-            return;
-          }
-          stream.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
+    } as never) as unknown as Promise<Response>;
 
   const transport = new StreamableHTTPClientTransport(new URL(options.url), {
     requestInit: { headers: options.headers },
-    fetch: countingFetch,
+    fetch: guardedFetch,
     reconnectionOptions: {
       maxReconnectionDelay: 1000,
       initialReconnectionDelay: 1000,
@@ -213,24 +236,21 @@ export async function listMcpCatalog(
   try {
     await client.connect(transport, { signal: controller.signal, timeout: remaining() });
     connected = true;
-    let cursor: string | undefined;
-    for (;;) {
-      if (progress.pages >= limits.pages) {
-        throw new CheckFailure(
-          "CATALOG_TOO_MANY_PAGES",
-          `The catalog needs more than ${fmt(limits.pages)} pages: page ${fmt(limits.pages)} still returned a nextCursor. One check may read at most ${fmt(limits.pages)} pages.`,
-          { measured: `more than ${limits.pages}`, limit: limits.pages, unit: "pages" },
-        );
-      }
-      const page = progress.pages + 1;
-      const result = await client.request(
+    const request = (cursor: string | undefined) => {
+      const pending = client.request(
         { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
         LoosePage,
-        {
-          signal: controller.signal,
-          timeout: remaining(),
-        },
+        { signal: controller.signal, timeout: remaining() },
       );
+      // Awaited in turn below; until then a failure must not count as unhandled.
+      pending.catch(() => {});
+      return pending;
+    };
+    let next: ReturnType<typeof request> | undefined = request(undefined);
+    while (next) {
+      const page = progress.pages + 1;
+      const result = await next;
+      next = undefined;
       if (!Array.isArray(result.tools)) {
         throw new CheckFailure(
           "CATALOG_MALFORMED_RESPONSE",
@@ -239,6 +259,36 @@ export async function listMcpCatalog(
         );
       }
       progress.pages = page;
+      const cursor = result.nextCursor;
+      if (cursor !== undefined && cursor !== null && cursor !== "") {
+        if (typeof cursor !== "string") {
+          throw new CheckFailure("CATALOG_MALFORMED_RESPONSE", `Page ${page}'s "nextCursor" is not a string.`, {
+            page,
+          });
+        }
+        if (cursors.has(cursor)) {
+          throw new CheckFailure(
+            "CATALOG_CURSOR_LOOP",
+            `Page ${page} returned a cursor the server had already returned; the listing would never end.`,
+            { page, cursor: cursor.slice(0, 100) },
+          );
+        }
+        if (page >= limits.pages) {
+          throw new CheckFailure(
+            "CATALOG_TOO_MANY_PAGES",
+            `The catalog needs more than ${fmt(limits.pages)} pages: page ${fmt(limits.pages)} still returned a nextCursor. One check may read at most ${fmt(limits.pages)} pages.`,
+            { measured: `more than ${limits.pages}`, limit: limits.pages, unit: "pages" },
+          );
+        }
+        cursors.add(cursor);
+        // The server works on the next page while this one is checked; a failure below
+        // aborts that request with the rest of the check.
+        next = request(cursor);
+        // Checking a page is synchronous: let the request go out on the socket first.
+        // Checking a page is synchronous: let the request go out on the socket first.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      const pageTools: PublishedTool[] = [];
       for (const [index, raw] of result.tools.entries()) {
         if (progress.tools + 1 > limits.tools) {
           throw new CheckFailure(
@@ -265,23 +315,11 @@ export async function listMcpCatalog(
             { measured: progress.bytes, limit: limits.definitionBytes, unit: "bytes", page },
           );
         }
+        pageTools.push(tool);
         tools.push(tool);
       }
+      options.onPage?.(pageTools);
       await options.onProgress?.({ ...progress });
-      const next = result.nextCursor;
-      if (next === undefined || next === null || next === "") break;
-      if (typeof next !== "string") {
-        throw new CheckFailure("CATALOG_MALFORMED_RESPONSE", `Page ${page}'s "nextCursor" is not a string.`, { page });
-      }
-      if (cursors.has(next)) {
-        throw new CheckFailure(
-          "CATALOG_CURSOR_LOOP",
-          `Page ${page} returned a cursor the server had already returned; the listing would never end.`,
-          { page, cursor: next.slice(0, 100) },
-        );
-      }
-      cursors.add(next);
-      cursor = next;
     }
     return { tools, progress };
   } catch (error) {

@@ -8,10 +8,18 @@ import { randomUUID } from "node:crypto";
 import { getDb } from "../../db";
 import { type BulkColumn, bulkInsert, deleteByIds } from "../../db/bulk";
 import type { Tx } from "../../db/types";
-import { sha256, utf8Bytes } from "./canonical";
+import { sha256 } from "./canonical";
 import { evaluateCompatibility } from "./compatibility";
+import { writeDefinitions } from "./definitions";
 import { assignModelFacingName, baseModelFacingName, modelFacingNameCandidates } from "./model-facing-name";
-import { modelFacingDefinition, type PublishedTool } from "./validate-tool";
+import { modelFacingBytes, type PublishedTool } from "./validate-tool";
+
+export interface PublishMeta {
+  checkId?: string | null;
+  at: Date;
+  /** Definitions a check already wrote while it listed (DefinitionStager). */
+  staged?: ReadonlySet<string>;
+}
 
 export interface PublishResult {
   added: number;
@@ -41,7 +49,6 @@ const TOOL_COLUMNS: BulkColumn[] = [
   { name: "nativeName", type: "text" },
   { name: "title", type: "text" },
   { name: "description", type: "text" },
-  { name: "definition", type: "text" },
   { name: "definitionBytes", type: "integer" },
   { name: "definitionHash", type: "text" },
   { name: "compatibility", type: "text", cast: "ToolCompatibility" },
@@ -68,7 +75,7 @@ async function publishOnce(
   tx: Tx,
   sourceId: string,
   tools: PublishedTool[],
-  meta: { checkId?: string | null; at: Date },
+  meta: PublishMeta,
 ): Promise<PublishResult> {
   // Serializes publications of one Source (a check and a registration cannot interleave).
   const locked = await tx.$queryRaw<
@@ -182,7 +189,7 @@ async function publishOnce(
       compatibility: compat.state,
       compatibilityReason: compat.reason,
       modelFacingName,
-      modelFacingBytes: modelFacingName ? utf8Bytes(modelFacingDefinition(tool, modelFacingName)) : 0,
+      modelFacingBytes: modelFacingName ? modelFacingBytes(tool, modelFacingName) : 0,
       firstSeenAt: (old?.firstSeenAt ?? meta.at).toISOString(),
       lastChangedAt: at,
     });
@@ -194,6 +201,15 @@ async function publishOnce(
     else change("changed", tool.nativeName, modelFacingName);
   }
   for (const t of removed) change("removed", t.nativeName, t.modelFacingName);
+
+  // A Tool row may only name a stored definition. A check staged its new ones already; the
+  // rest (a registration's, or one a concurrent publication let go since the check began) are written here.
+  const stored = new Set(existing.map((t) => t.definitionHash));
+  const unwritten = new Map<string, PublishedTool>();
+  for (const { tool } of evaluated)
+    if (!stored.has(tool.definitionHash) && !meta.staged?.has(tool.definitionHash))
+      unwritten.set(tool.definitionHash, tool);
+  if (unwritten.size) await writeDefinitions(tx, [...unwritten.values()]);
 
   // Changed Tools are rewritten under their old ids: two statements instead of one per Tool.
   await deleteByIds(tx, "tool", [
@@ -245,14 +261,14 @@ function isUniqueViolation(error: unknown): boolean {
 export async function publishCatalog(
   sourceId: string,
   tools: PublishedTool[],
-  meta: { checkId?: string | null; at?: Date },
+  meta: Omit<PublishMeta, "at"> & { at?: Date },
   after?: (tx: Tx, result: PublishResult) => Promise<void>,
 ): Promise<PublishResult> {
   const db = await getDb();
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.$transaction(async (tx) => {
-        const result = await publishOnce(tx, sourceId, tools, { checkId: meta.checkId, at: meta.at ?? new Date() });
+        const result = await publishOnce(tx, sourceId, tools, { ...meta, at: meta.at ?? new Date() });
         await after?.(tx, result);
         return result;
       }, TX_OPTIONS);

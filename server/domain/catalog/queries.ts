@@ -126,15 +126,17 @@ export async function getTool(actor: Actor, raw: { id: string }) {
   const db = await getDb();
   const tool = await db.tool.findUnique({
     where: { id },
-    select: {
-      ...LIST_SELECT,
-      definition: true,
-      definitionHash: true,
-    },
+    select: { ...LIST_SELECT, definitionHash: true },
   });
   if (!tool) throw notFound("Tool");
   const view = toolView(tool);
-  const definition = JSON.parse(tool.definition) as Record<string, unknown>;
+  const stored = await db.toolDefinition.findUnique({
+    where: { hash: tool.definitionHash },
+    select: { definition: true },
+  });
+  // Publication writes a Tool's definition before the Tool, and the sweep spares referenced ones.
+  if (!stored) throw new Error(`tool ${id}: definition ${tool.definitionHash} is missing`);
+  const definition = JSON.parse(stored.definition) as Record<string, unknown>;
   return {
     ...view,
     heldBy: await identitiesHolding({

@@ -1,12 +1,14 @@
 /**
  * Background work of one instance: run due catalog checks (claimed by lease, so several
- * instances share the work without doubling it), withdraw silent SDK hosts' Tools, and
- * close out checks an earlier process left running when it died.
+ * instances share the work without doubling it), withdraw silent SDK hosts' Tools,
+ * close out checks an earlier process left running when it died, and now and then sweep
+ * Tool definitions nothing refers to any more.
  */
 import { getDb } from "../../db";
 import { log } from "../../log";
 import { sweepSilentHosts } from "../sources/tool-hosts";
 import { runCatalogCheck } from "./check";
+import { sweepDefinitions } from "./definitions";
 import { claimDueSources, LEASE_MS, releaseSource } from "./lease";
 
 export interface Scheduler {
@@ -29,9 +31,13 @@ export async function closeInterruptedChecks(now = new Date()): Promise<number> 
   return stale.count;
 }
 
+// The sweep reads every stored definition, so it runs far less often than the rounds.
+const DEFINITION_SWEEP_EVERY_MS = 10 * 60_000;
+
 export function startScheduler(options: { intervalMs?: number; concurrency?: number } = {}): Scheduler {
   const intervalMs = options.intervalMs ?? 5_000;
   const concurrency = options.concurrency ?? 2;
+  let lastSweep = 0;
   const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
   let stopped = false;
   let ticking: Promise<void> | null = null;
@@ -65,6 +71,11 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
     try {
       await closeInterruptedChecks();
       await sweepSilentHosts();
+      if (Date.now() - lastSweep >= DEFINITION_SWEEP_EVERY_MS) {
+        lastSweep = Date.now();
+        const swept = await sweepDefinitions();
+        if (swept) log.info({ swept }, "swept unreferenced tool definitions");
+      }
       const free = concurrency - running.size;
       if (free > 0) for (const id of await claimDueSources(free)) await runOne(id);
     } catch (error) {

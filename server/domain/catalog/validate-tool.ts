@@ -1,5 +1,5 @@
 import { LIMITS } from "../../limits";
-import { canonicalJson, sha256, utf8Bytes } from "./canonical";
+import { canonicalJson, canonicalRecord, sha256, utf8Bytes } from "./canonical";
 import { CheckFailure, fmt, fmtBytes } from "./failures";
 import { measureSchemas } from "./schema-measure";
 
@@ -14,6 +14,8 @@ export interface PublishedTool {
   definition: Record<string, unknown>;
   /** `definition` as canonical JSON: what is stored, sized and hashed. */
   canonical: string;
+  /** UTF-8 bytes of the input schema's canonical JSON (sizes the model-facing definition). */
+  inputSchemaBytes: number;
   definitionBytes: number;
   definitionHash: string;
 }
@@ -46,7 +48,9 @@ export function validateToolDefinition(raw: unknown, position: { page?: number; 
     );
   }
 
-  const definition = canonicalJson(raw);
+  // The input schema's text is part of the definition's; it is serialized once for both.
+  const inputSchemaJson = canonicalJson(raw.inputSchema);
+  const definition = canonicalRecord(raw, { inputSchema: inputSchemaJson });
   const definitionBytes = utf8Bytes(definition);
   if (definitionBytes > LIMITS.TOOL_DEFINITION_BYTES.value) {
     throw new CheckFailure(
@@ -109,6 +113,7 @@ export function validateToolDefinition(raw: unknown, position: { page?: number; 
     annotations: isObject(raw.annotations) ? raw.annotations : null,
     definition: raw,
     canonical: definition,
+    inputSchemaBytes: utf8Bytes(inputSchemaJson),
     definitionBytes,
     definitionHash: sha256(definition),
   };
@@ -120,4 +125,11 @@ export function modelFacingDefinition(
   modelFacingName: string,
 ): string {
   return canonicalJson({ name: modelFacingName, description: tool.description, inputSchema: tool.inputSchema });
+}
+
+/** UTF-8 bytes of modelFacingDefinition(tool, name), without serializing the schema again. */
+export function modelFacingBytes(tool: { description: string; inputSchemaBytes: number }, modelFacingName: string) {
+  // The same members in the same (sorted) order as modelFacingDefinition writes them.
+  const frame = `{"description":${JSON.stringify(tool.description)},"inputSchema":,"name":${JSON.stringify(modelFacingName)}}`;
+  return utf8Bytes(frame) + tool.inputSchemaBytes;
 }
