@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
 import { getDb } from "@/server/db";
 import { DEFINITION_GRACE_MS, sweepDefinitions } from "@/server/domain/catalog/definitions";
-import { publishCatalog } from "@/server/domain/catalog/publish";
+import { publishCatalog, readCatalog } from "@/server/domain/catalog/publish";
 import { getTool } from "@/server/domain/catalog/queries";
 import { validateToolDefinition } from "@/server/domain/catalog/validate-tool";
 import { connectionTo } from "../helpers/catalog";
@@ -123,5 +123,38 @@ describe("stored Tool definitions", () => {
     await sweepDefinitions();
     expect(await definitionRows()).toHaveLength(1);
     expect(await definitionOf(source.id, "alpha")).toMatchObject({ name: "alpha" });
+  });
+});
+
+describe("a publication given the catalog a check read before listing", () => {
+  const published = (...raw: ToolDef[]) => raw.map((t, index) => validateToolDefinition(t, { index }));
+  async function namesOf(sourceId: string) {
+    const db = await getDb();
+    const tools = await db.tool.findMany({ where: { sourceId }, orderBy: { nativeName: "asc" } });
+    return tools.map((t) => t.nativeName);
+  }
+
+  it("uses it while it is current, and diffs against the stored catalog once another publication came in between", async () => {
+    const { source, register } = await hostWith([simpleTool("a"), simpleTool("b")]);
+    const db = await getDb();
+    const firstSeen = (await db.tool.findFirstOrThrow({ where: { sourceId: source.id, nativeName: "b" } })).firstSeenAt;
+    const fresh = await readCatalog(db, source.id);
+    expect(
+      await publishCatalog(source.id, published(simpleTool("a"), simpleTool("b", { description: "v2" })), {
+        snapshot: fresh,
+      }),
+    ).toMatchObject({ added: 0, removed: 0, changed: 1 });
+    // A changed Tool keeps its identity: same id, first seen when it first appeared.
+    const b = await db.tool.findFirstOrThrow({ where: { sourceId: source.id, nativeName: "b" } });
+    expect(b.firstSeenAt).toEqual(firstSeen);
+    expect(b.description).toBe("v2");
+
+    const stale = await readCatalog(db, source.id);
+    await register([simpleTool("a"), simpleTool("c")]);
+    // Against the stale read this would look like "b changed"; the catalog now holds a and c.
+    expect(
+      await publishCatalog(source.id, published(simpleTool("a"), simpleTool("b")), { snapshot: stale }),
+    ).toMatchObject({ added: 1, removed: 1, changed: 0 });
+    expect(await namesOf(source.id)).toEqual(["a", "b"]);
   });
 });

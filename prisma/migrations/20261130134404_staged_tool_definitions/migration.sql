@@ -19,3 +19,6 @@ ORDER BY "definitionHash";
 
 -- AlterTable
 ALTER TABLE "tool" DROP COLUMN "definition";
+
+-- AlterTable
+ALTER TABLE "source" ADD COLUMN "catalogVersion" INTEGER NOT NULL DEFAULT 0;

@@ -12,7 +12,7 @@ import { loadUrlPolicy } from "../sources/network-policy";
 import { DefinitionStager } from "./definitions";
 import { CheckFailure, internalCheckFailure, isCheckFailure } from "./failures";
 import { type ListProgress, listMcpCatalog } from "./mcp-lister";
-import { publishCatalog, SourceGone } from "./publish";
+import { publishCatalog, readCatalog, SourceGone } from "./publish";
 
 export type CheckTriggerKind = "schedule" | "manual" | "create";
 
@@ -59,7 +59,9 @@ export async function runCatalogCheck(
   try {
     const headers = source.encryptedHeaders ? decryptJson<Record<string, string>>(source.encryptedHeaders) : {};
     const { allowLinkLocal } = await loadUrlPolicy();
-    const stager = await DefinitionStager.forSource(sourceId);
+    // Read while the server answers the first requests; publication reuses it if still current.
+    const snapshot = readCatalog(db, sourceId);
+    const stager = new DefinitionStager(snapshot.then((s) => new Set(s?.tools.map((t) => t.definitionHash))));
     const { tools, progress } = await listMcpCatalog({
       url: source.url,
       headers,
@@ -70,7 +72,7 @@ export async function runCatalogCheck(
     });
     const staged = await stager.staged();
     const finishedAt = new Date();
-    const meta = { checkId: check.id, at: finishedAt, staged };
+    const meta = { checkId: check.id, at: finishedAt, staged, snapshot: await snapshot };
     const result = await publishCatalog(sourceId, tools, meta, async (tx, r) => {
       await tx.catalogCheck.update({
         where: { id: check.id },

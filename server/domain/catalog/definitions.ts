@@ -23,7 +23,7 @@ const RESTAGE_AFTER_MS = 10 * 60_000;
  * in per-statement overhead than it saves (128 small pages), while a few large ones still
  * overlap the listing.
  */
-const STAGE_BATCH_BYTES = 1024 * 1024;
+const STAGE_BATCH_BYTES = 256 * 1024;
 
 export interface StorableDefinition {
   definitionHash: string;
@@ -63,17 +63,30 @@ export class DefinitionStager {
   private pending: Promise<void> = Promise.resolve();
   private failure: unknown;
 
-  private constructor(private readonly known: ReadonlySet<string>) {}
+  private known: ReadonlySet<string> | undefined;
 
-  static async forSource(sourceId: string): Promise<DefinitionStager> {
-    const db = await getDb();
-    const rows = await db.$queryRaw<{ h: string }[]>`
-      SELECT DISTINCT "definitionHash" AS h FROM tool WHERE "sourceId" = ${sourceId}`;
-    return new DefinitionStager(new Set(rows.map((r) => r.h)));
+  /** `known`: the definitions the Source publishes already, which need no writing. */
+  constructor(known: Promise<ReadonlySet<string>>) {
+    this.pending = known.then(
+      (set) => {
+        this.known = set;
+      },
+      (error) => {
+        this.failure = error;
+      },
+    );
   }
 
   stage(definitions: StorableDefinition[]): void {
-    const fresh = definitions.filter((d) => !this.known.has(d.definitionHash) && !this.written.has(d.definitionHash));
+    if (!this.known) {
+      // Still being read (it overlaps the server's first answers): sort these out once it is.
+      this.pending = this.pending.then(() => {
+        if (this.known) this.stage(definitions);
+      });
+      return;
+    }
+    const known = this.known;
+    const fresh = definitions.filter((d) => !known.has(d.definitionHash) && !this.written.has(d.definitionHash));
     for (const d of fresh) {
       this.written.add(d.definitionHash);
       this.batch.push(d);
@@ -97,6 +110,7 @@ export class DefinitionStager {
   }
 
   async staged(): Promise<ReadonlySet<string>> {
+    await this.pending;
     this.write();
     await this.pending;
     if (this.failure !== undefined) throw this.failure;
