@@ -14,6 +14,14 @@ export interface BulkColumn {
   cast?: string;
 }
 
+const recordsetFields = (columns: BulkColumn[]) =>
+  columns.map((c) => `"${c.name}" ${c.type === "timestamp(3)" ? "text" : c.type}`).join(", ");
+
+function recordsetValue(c: BulkColumn): string {
+  const value = c.type === "timestamp(3)" ? `x."${c.name}"::timestamp(3)` : `x."${c.name}"`;
+  return c.cast ? `${value}::"${c.cast}"` : value;
+}
+
 export async function bulkInsert(
   tx: Tx,
   table: string,
@@ -24,15 +32,27 @@ export async function bulkInsert(
 ): Promise<number> {
   if (!rows.length) return 0;
   const names = columns.map((c) => `"${c.name}"`).join(", ");
-  const fields = columns.map((c) => `"${c.name}" ${c.type === "timestamp(3)" ? "text" : c.type}`).join(", ");
-  const values = columns
-    .map((c) => {
-      const value = c.type === "timestamp(3)" ? `x."${c.name}"::timestamp(3)` : `x."${c.name}"`;
-      return c.cast ? `${value}::"${c.cast}"` : value;
-    })
+  const values = columns.map(recordsetValue).join(", ");
+  return tx.$executeRawUnsafe(
+    `INSERT INTO "${table}" (${names}) SELECT ${values} FROM json_to_recordset($1::json) AS x(${recordsetFields(columns)}) ${suffix}`,
+    JSON.stringify(rows),
+  );
+}
+
+/** Updates rows in place by id, every column but the id from the row of the same id. */
+export async function bulkUpdate(
+  tx: Tx,
+  table: string,
+  columns: BulkColumn[],
+  rows: Record<string, unknown>[],
+): Promise<number> {
+  if (!rows.length) return 0;
+  const sets = columns
+    .filter((c) => c.name !== "id")
+    .map((c) => `"${c.name}" = ${recordsetValue(c)}`)
     .join(", ");
   return tx.$executeRawUnsafe(
-    `INSERT INTO "${table}" (${names}) SELECT ${values} FROM json_to_recordset($1::json) AS x(${fields}) ${suffix}`,
+    `UPDATE "${table}" AS t SET ${sets} FROM json_to_recordset($1::json) AS x(${recordsetFields(columns)}) WHERE t.id = x.id`,
     JSON.stringify(rows),
   );
 }

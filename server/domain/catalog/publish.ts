@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { getDb } from "../../db";
-import { type BulkColumn, bulkInsert, deleteByIds } from "../../db/bulk";
+import { type BulkColumn, bulkInsert, bulkUpdate, deleteByIds } from "../../db/bulk";
 import type { Tx } from "../../db/types";
 import { Prisma } from "../../generated/prisma/client";
 import { sha256 } from "./canonical";
@@ -232,6 +232,9 @@ async function publishOnce(
 
   const at = meta.at.toISOString();
   const rows: Record<string, unknown>[] = [];
+  // Changed Tools that keep their model-facing name are updated in place: no delete, and no
+  // key to check again. A Tool whose name changes is rewritten, after the deletes free names.
+  const inPlace: Record<string, unknown>[] = [];
   const changes: Record<string, unknown>[] = [];
   const change = (kind: string, nativeName: string, modelFacingName: string | null, detail: string | null = null) =>
     changes.push({
@@ -254,13 +257,12 @@ async function publishOnce(
         assignModelFacingName({ sourceId, sourceName: source.name, nativeName: tool.nativeName }, isTaken);
       assignedNow.add(modelFacingName);
     }
-    rows.push({
+    (old && old.modelFacingName === modelFacingName ? inPlace : rows).push({
       id: old?.id ?? randomUUID(),
       sourceId,
       nativeName: tool.nativeName,
       title: tool.title,
       description: tool.description,
-      definition: tool.canonical,
       definitionBytes: tool.definitionBytes,
       definitionHash: tool.definitionHash,
       compatibility: compat.state,
@@ -288,11 +290,12 @@ async function publishOnce(
       unwritten.set(tool.definitionHash, tool);
   if (unwritten.size) await writeDefinitions(tx, [...unwritten.values()]);
 
-  // Changed Tools are rewritten under their old ids: two statements instead of one per Tool.
+  const rewritten = new Set(rows.map((r) => r.id));
   await deleteByIds(tx, "tool", [
     ...removed.map((t) => t.id),
-    ...changed.map((t) => before.get(t.nativeName)?.id as string),
+    ...changed.map((t) => before.get(t.nativeName)?.id as string).filter((id) => rewritten.has(id)),
   ]);
+  await bulkUpdate(tx, "tool", TOOL_COLUMNS, inPlace);
   await bulkInsert(tx, "tool", TOOL_COLUMNS, rows);
   await bulkInsert(tx, "catalog_change", CHANGE_COLUMNS, changes);
   await refreshSourceTotals(tx, sourceId);
