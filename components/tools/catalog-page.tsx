@@ -1,9 +1,9 @@
 "use client";
 
-import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Loader2, PackageSearch, Plug } from "lucide-react";
 import Link from "next/link";
-import { useTRPC, useTRPCClient } from "@/components/trpc/client";
+import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { formatCount } from "@/components/ui/format";
@@ -16,8 +16,8 @@ import {
   type CompatibilityState,
 } from "@/server/domain/catalog/compatibility";
 import { CatalogTable, type SortDirection, TOOL_SORTS, type ToolSort } from "./catalog-table";
+import { useCatalogBlocks } from "./use-catalog-blocks";
 
-const PAGE_SIZE = 500;
 // Names and Sources read naturally A→Z; sizes and dates are most useful largest/newest first.
 const DEFAULT_DIRECTION: Record<ToolSort, SortDirection> = {
   name: "asc",
@@ -46,26 +46,15 @@ export function CatalogPage() {
     search: filters.q.trim() || undefined,
     sort,
     direction,
-    limit: PAGE_SIZE,
   };
 
-  const client = useTRPCClient();
   const facets = useQuery({
     ...trpc.catalog.facets.queryOptions({ sourceId: filters.source || undefined }),
     placeholderData: keepPreviousData,
   });
-  const tools = useInfiniteQuery({
-    // Not infiniteQueryOptions: tRPC puts its own page `direction` ("forward") into the
-    // input and drops ours from the key, which would break sorting descending.
-    queryKey: [...trpc.catalog.listTools.pathKey(), { input, type: "infinite" }],
-    queryFn: ({ pageParam, signal }) => client.catalog.listTools.query({ ...input, cursor: pageParam }, { signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    // Keep the old rows on screen while a new filter loads, instead of flashing a skeleton.
-    placeholderData: keepPreviousData,
-  });
-  const rows = tools.data?.pages.flatMap((p) => p.items) ?? [];
-  const total = tools.data?.pages[0]?.total ?? 0;
+  const catalog = useCatalogBlocks(input);
+  const tools = catalog.head;
+  const total = catalog.total;
   const filtered = Boolean(filters.source || filters.state || filters.q);
   // With a Source chosen, "all states" means all of that Source's Tools.
   const everything = facets.data
@@ -145,14 +134,14 @@ export function CatalogPage() {
             Clear filters
           </Button>
         )}
-        {tools.isFetchingNextPage && (
+        {catalog.loadingMore && (
           <span className="ml-auto inline-flex items-center gap-1.5 text-xs text-muted">
             <Loader2 className="size-3.5 animate-spin" aria-hidden /> Loading more…
           </span>
         )}
         <p
           role="status"
-          className={tools.isFetchingNextPage ? "text-sm text-muted" : "ml-auto text-sm text-muted"}
+          className={catalog.loadingMore ? "text-sm text-muted" : "ml-auto text-sm text-muted"}
           data-testid="catalog-total"
         >
           {tools.data &&
@@ -181,11 +170,9 @@ export function CatalogPage() {
         </EmptyState>
       ) : (
         <CatalogTable
-          tools={rows}
           total={total}
-          hasNextPage={tools.hasNextPage}
-          isFetchingNextPage={tools.isFetchingNextPage}
-          fetchNextPage={() => void tools.fetchNextPage()}
+          rowAt={catalog.rowAt}
+          onRowsInView={catalog.onRowsInView}
           sort={sort}
           direction={direction}
           onSort={onSort}

@@ -18,8 +18,6 @@ export const TOOL_SORTS = ["name", "source", "compatibility", "size", "lastChang
 export type SortDirection = "asc" | "desc";
 
 const ROW_HEIGHT = 72;
-// Ask for the next page this many rows before the loaded ones run out, so scrolling never waits.
-const PREFETCH_ROWS = 150;
 
 const COLUMNS: Array<{ sort: ToolSort; label: string; right?: boolean }> = [
   { sort: "name", label: "Tool" },
@@ -31,25 +29,22 @@ const COLUMNS: Array<{ sort: ToolSort; label: string; right?: boolean }> = [
 
 /**
  * Every Tool in one scrolling table. Only the rows in view exist in the DOM; the scroll
- * height is the full result count, and pages load ahead of the scroll position.
+ * height is the full result count, and the rows in view are asked for as they come into
+ * view (a row not loaded yet shows a placeholder).
  */
 export function CatalogTable({
-  tools,
   total,
-  hasNextPage,
-  isFetchingNextPage,
-  fetchNextPage,
+  rowAt,
+  onRowsInView,
   sort,
   direction,
   onSort,
   stale,
   resetKey,
 }: {
-  tools: CatalogTool[];
   total: number;
-  hasNextPage: boolean;
-  isFetchingNextPage: boolean;
-  fetchNextPage: () => void;
+  rowAt: (index: number) => CatalogTool | undefined;
+  onRowsInView: (first: number, last: number) => void;
   sort: ToolSort;
   direction: SortDirection;
   onSort: (sort: ToolSort) => void;
@@ -68,11 +63,12 @@ export function CatalogTable({
     overscan: 12,
   });
   const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items.at(-1)?.index ?? 0;
 
   useEffect(() => {
-    if (lastIndex >= tools.length - PREFETCH_ROWS && hasNextPage && !isFetchingNextPage) fetchNextPage();
-  }, [lastIndex, tools.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+    onRowsInView(firstIndex, lastIndex);
+  }, [firstIndex, lastIndex, onRowsInView]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: resetKey is the trigger, not an input
   useEffect(() => {
@@ -146,7 +142,7 @@ export function CatalogTable({
             </tr>
           )}
           {items.map((v) => {
-            const tool = tools[v.index];
+            const tool = rowAt(v.index);
             if (!tool)
               return (
                 <tr key={v.key} aria-rowindex={v.index + 2} style={{ height: ROW_HEIGHT }}>

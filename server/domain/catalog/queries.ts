@@ -1,10 +1,11 @@
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
-import { DomainError, notFound } from "../../errors";
+import { notFound } from "../../errors";
 import { identitiesHolding } from "../identities/holdings";
 import { parseInput } from "../validation";
 import type { CompatibilityState } from "./compatibility";
+import { decodeCursor, offsetCursor } from "./cursor";
 import { type TListToolsInput, ZFacetsInput, ZListToolsInput, ZToolIdInput } from "./schemas";
 
 const LIST_SELECT = {
@@ -45,14 +46,6 @@ function toolView(t: ToolRow) {
   };
 }
 export type CatalogTool = ReturnType<typeof toolView>;
-
-function decodeCursor(cursor: string | undefined): number {
-  if (!cursor) return 0;
-  const offset = /^o(\d{1,9})$/.exec(cursor)?.[1];
-  if (offset === undefined)
-    throw new DomainError("INVALID_INPUT", "cursor: not a cursor from this API", { field: "cursor" });
-  return Number(offset);
-}
 
 function whereFor(input: { sourceId?: string; state?: CompatibilityState; search?: string }): Prisma.ToolWhereInput {
   const search = input.search?.trim();
@@ -96,7 +89,7 @@ export async function listTools(actor: Actor, raw?: TListToolsInput) {
     db.tool.count({ where }),
   ]);
   const next = offset + rows.length;
-  return { items: rows.map(toolView), total, nextCursor: next < total ? `o${next}` : null };
+  return { items: rows.map(toolView), total, nextCursor: next < total ? (offsetCursor(next) ?? null) : null };
 }
 
 /**
