@@ -8,7 +8,6 @@ import { randomUUID } from "node:crypto";
 import { getDb } from "../../db";
 import { type BulkColumn, bulkInsert, bulkUpdate, deleteByIds } from "../../db/bulk";
 import type { Tx } from "../../db/types";
-import { Prisma } from "../../generated/prisma/client";
 import { sha256 } from "./canonical";
 import { evaluateCompatibility } from "./compatibility";
 import { writeDefinitions } from "./definitions";
@@ -33,78 +32,42 @@ export type ExistingTool = {
   firstSeenAt: Date;
 };
 
-/** Which Tools a Source publishes, and the catalog version that says so. */
+/** A Source's active catalog, and the catalog version it was read at. */
 export interface CatalogSnapshot {
   version: number;
-  tools: { nativeName: string; definitionHash: string }[];
+  tools: ExistingTool[];
 }
 
-/** Names and hashes only: a check reads this before listing, and most checks need no more. */
+/**
+ * Reads a Source's catalog as publication needs it; null if the Source is gone. A check
+ * reads it while the server answers its first requests, and its publication reuses it.
+ */
 export async function readCatalog(tx: Tx, sourceId: string): Promise<CatalogSnapshot | null> {
   // One statement, so the version and the Tools come from the same snapshot; one JSON value
-  // rather than 4,096 rows, which on the embedded database reads in a third of the time.
+  // rather than 4,096 rows: row by row, the driver's result handling cost three times the
+  // query on the embedded database.
   const rows = await tx.$queryRaw<{ version: number; tools: string | null }[]>`
     SELECT s."catalogVersion" AS version,
-           (SELECT json_agg(json_build_array(t."nativeName", t."definitionHash"))::text
+           (SELECT json_agg(json_build_array(t.id, t."nativeName", t."definitionHash", t.compatibility,
+                                             t."modelFacingName", t."firstSeenAt"))::text
             FROM tool t WHERE t."sourceId" = s.id) AS tools
     FROM source s WHERE s.id = ${sourceId}`;
   const first = rows[0];
   if (!first) return null;
-  const pairs = first.tools ? (JSON.parse(first.tools) as [string, string][]) : [];
+  const tools = first.tools
+    ? (JSON.parse(first.tools) as [string, string, string, string, string | null, string][])
+    : [];
   return {
     version: first.version,
-    tools: pairs.map(([nativeName, definitionHash]) => ({ nativeName, definitionHash })),
-  };
-}
-
-async function readTools(tx: Tx, sourceId: string, names?: string[]): Promise<ExistingTool[]> {
-  if (names && !names.length) return [];
-  // As one JSON value, like readCatalog: row by row, the driver's result handling costs more than the query.
-  const select = Prisma.sql`
-    SELECT json_agg(json_build_array(id, "nativeName", "definitionHash", compatibility, "modelFacingName", "firstSeenAt"))::text AS rows
-    FROM tool WHERE "sourceId" = ${sourceId}`;
-  const [result] = await tx.$queryRaw<{ rows: string | null }[]>(
-    names ? Prisma.sql`${select} AND "nativeName" = ANY(${names}::text[])` : select,
-  );
-  const rows = result?.rows
-    ? (JSON.parse(result.rows) as [string, string, string, string, string | null, string][])
-    : [];
-  return rows.map(([id, nativeName, definitionHash, compatibility, modelFacingName, firstSeenAt]) => ({
-    id,
-    nativeName,
-    definitionHash,
-    compatibility,
-    modelFacingName,
-    // timestamp(3) columns hold UTC without a zone (as Prisma writes them).
-    firstSeenAt: new Date(`${firstSeenAt}Z`),
-  }));
-}
-
-/**
- * The active catalog as names → hashes, with the full rows of at least the Tools this
- * publication removes or changes. A check's snapshot spares reading the unchanged rows,
- * if no publication came in between.
- */
-async function currentCatalog(
-  tx: Tx,
-  sourceId: string,
-  version: number,
-  incoming: PublishedTool[],
-  snapshot: CatalogSnapshot | null | undefined,
-) {
-  if (snapshot?.version === version) {
-    const hashes = new Map(snapshot.tools.map((t) => [t.nativeName, t.definitionHash]));
-    const incomingHashes = new Map(incoming.map((t) => [t.nativeName, t.definitionHash]));
-    const touched = snapshot.tools
-      .filter((t) => incomingHashes.get(t.nativeName) !== t.definitionHash)
-      .map((t) => t.nativeName);
-    const rows = await readTools(tx, sourceId, touched);
-    return { hashes, rows: new Map(rows.map((t) => [t.nativeName, t])) };
-  }
-  const rows = await readTools(tx, sourceId);
-  return {
-    hashes: new Map(rows.map((t) => [t.nativeName, t.definitionHash])),
-    rows: new Map(rows.map((t) => [t.nativeName, t])),
+    tools: tools.map(([id, nativeName, definitionHash, compatibility, modelFacingName, firstSeenAt]) => ({
+      id,
+      nativeName,
+      definitionHash,
+      compatibility,
+      modelFacingName,
+      // timestamp(3) columns hold UTC without a zone (as Prisma writes them).
+      firstSeenAt: new Date(`${firstSeenAt}Z`),
+    })),
   };
 }
 
@@ -165,21 +128,23 @@ async function publishOnce(
   // Most checks find what the last one found: then there is nothing to read or diff.
   if (fingerprint === source.catalogFingerprint) return { added: 0, removed: 0, changed: 0, toolCount: tools.length };
 
-  const current = await currentCatalog(tx, sourceId, source.catalogVersion, tools, meta.snapshot);
-  const before = current.rows;
+  // The check's read is still the catalog unless a publication came in between.
+  const existing =
+    meta.snapshot?.version === source.catalogVersion
+      ? meta.snapshot.tools
+      : ((await readCatalog(tx, sourceId))?.tools ?? []);
+  const before = new Map(existing.map((t) => [t.nativeName, t]));
   const after = new Map(tools.map((t) => [t.nativeName, t]));
 
-  const removed = [...current.hashes.keys()]
-    .filter((name) => !after.has(name))
-    .map((name) => before.get(name) as ExistingTool);
-  const added = tools.filter((t) => !current.hashes.has(t.nativeName));
+  const removed = existing.filter((t) => !after.has(t.nativeName));
+  const added = tools.filter((t) => !before.has(t.nativeName));
   const changed = tools.filter((t) => {
-    const old = current.hashes.get(t.nativeName);
-    return old !== undefined && old !== t.definitionHash;
+    const old = before.get(t.nativeName);
+    return old !== undefined && old.definitionHash !== t.definitionHash;
   });
   if (!removed.length && !added.length && !changed.length) {
     await tx.$executeRaw`UPDATE source SET "catalogFingerprint" = ${fingerprint} WHERE id = ${sourceId}`;
-    return { added: 0, removed: 0, changed: 0, toolCount: current.hashes.size };
+    return { added: 0, removed: 0, changed: 0, toolCount: existing.length };
   }
 
   // Names this publication gives up may be reused by the Tools it brings.
@@ -283,7 +248,7 @@ async function publishOnce(
 
   // A Tool row may only name a stored definition. A check staged its new ones already; the
   // rest (a registration's, or one a concurrent publication let go since the check began) are written here.
-  const stored = new Set(current.hashes.values());
+  const stored = new Set(existing.map((t) => t.definitionHash));
   const unwritten = new Map<string, PublishedTool>();
   for (const { tool } of evaluated)
     if (!stored.has(tool.definitionHash) && !meta.staged?.has(tool.definitionHash))
