@@ -99,8 +99,12 @@ function driverError(
 }
 
 /** `migrate deploy`: applies every committed migration the database lacks, in name order. */
-export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
-  const migrationsList = await listMigrations();
+export async function applyMigrations(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  /** Another migrations folder (tests of an upgrade apply an older set first). */
+  dir = MIGRATIONS_DIR,
+): Promise<string[]> {
+  const migrationsList = await listMigrations(dir);
   const out = await withEngine(factory, undefined, (engine) =>
     engine.applyMigrations({ migrationsList, filters: noFilter }),
   );

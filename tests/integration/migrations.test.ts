@@ -1,5 +1,8 @@
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { committedMigrationNames } from "@/server/db/migrations-dir";
+import { committedMigrationNames, MIGRATIONS_DIR } from "@/server/db/migrations-dir";
 import { openDatabase } from "@/server/db/open";
 import { applyMigrations } from "@/server/db/schema-engine";
 import { adminQuery, databaseUrl, randomName, usePostgres } from "../helpers/template";
@@ -29,6 +32,41 @@ describe("migrations", () => {
     } finally {
       await opened.close();
       await drop();
+    }
+  });
+
+  it("moving definitions out of the tool table keeps every definition a catalog held", async () => {
+    // The catalog as the migration before 20261130134404_staged_tool_definitions left it.
+    const before = await mkdtemp(path.join(os.tmpdir(), "qm-migrations-"));
+    const opened = await openDatabase({ dataDir: "memory://" });
+    try {
+      const names = await committedMigrationNames();
+      const upgrade = names.indexOf("20261130134404_staged_tool_definitions");
+      expect(upgrade).toBeGreaterThan(0);
+      for (const name of names.slice(0, upgrade))
+        await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
+      await cp(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(before, "migration_lock.toml"));
+      await applyMigrations(opened.adapterFactory, before);
+
+      const pglite = opened.pglite;
+      if (!pglite) throw new Error("expected the embedded database");
+      await pglite.exec(`
+        INSERT INTO source (id, name, kind, "updatedAt") VALUES ('s1', 'one', 'mcp_connection', now()), ('s2', 'two', 'mcp_connection', now());
+        INSERT INTO tool (id, "sourceId", "nativeName", definition, "definitionBytes", "definitionHash", compatibility)
+        VALUES ('t1', 's1', 'lookup', '{"name":"lookup"}', 17, 'h-lookup', 'compatible'),
+               ('t2', 's1', 'search', '{"name":"search"}', 17, 'h-search', 'compatible'),
+               ('t3', 's2', 'lookup', '{"name":"lookup"}', 17, 'h-lookup', 'compatible');`);
+
+      expect(await applyMigrations(opened.adapterFactory)).toEqual(names.slice(upgrade));
+      const stored = await opened.db.toolDefinition.findMany({ orderBy: { hash: "asc" } });
+      expect(stored.map((d) => [d.hash, d.definition, d.bytes])).toEqual([
+        ["h-lookup", '{"name":"lookup"}', 17],
+        ["h-search", '{"name":"search"}', 17],
+      ]);
+      expect(await opened.db.tool.count()).toBe(3);
+    } finally {
+      await opened.close();
+      await rm(before, { recursive: true, force: true });
     }
   });
 });
