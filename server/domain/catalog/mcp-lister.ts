@@ -1,7 +1,7 @@
 /**
  * Lists an MCP server's Tools page by page with the SDK client, enforcing every
  * catalog-check limit while the pages stream in: a check that breaks one stops at once
- * and throws CheckFailure, without reading further.
+ * and throws CheckFailure, abandoning the one page it had already asked for.
  */
 import { lookup as dnsLookup } from "node:dns";
 import { setMaxListeners } from "node:events";
