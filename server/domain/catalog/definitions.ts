@@ -1,7 +1,7 @@
 /**
  * Tool definitions live in tool_definition, keyed by the SHA-256 of their canonical JSON.
- * A catalog check stages each page's new definitions while it reads the next page, so its
- * publication transaction writes only the small Tool rows; Sources that publish the same
+ * A catalog check writes the new definitions in batches while it is still reading pages,
+ * so its publication transaction writes only the small Tool rows; Sources that publish the same
  * Tool share one copy. No Tool refers to a staged definition until its publication
  * commits, so the sweep removes only definitions that no Tool refers to and that nothing
  * staged within DEFINITION_GRACE_MS. See docs/decisions/0006-staged-tool-definitions.md.
