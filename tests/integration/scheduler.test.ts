@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
+import { claimSource, releaseSource } from "@/server/domain/catalog/lease";
 import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
@@ -101,6 +102,10 @@ describe("scheduled catalog checks", () => {
     const progress = await api.sources.checkProgress({ id: source.id });
     expect(progress).toMatchObject({ pages: 0, tools: 0 });
     const second = api.sources.checkNow({ id: source.id });
+    // Let the first check finish only once the second request is in (its audit entry is written).
+    const db0 = await getDb();
+    const requests = () => db0.auditEvent.count({ where: { action: "source.check_now", targetId: source.id } });
+    for (let i = 0; i < 200 && (await requests()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
     release();
     const [a, b] = await Promise.all([first, second]);
     expect(b.checkId).toBe(a.checkId);
@@ -108,4 +113,19 @@ describe("scheduled catalog checks", () => {
     expect(await db.catalogCheck.count({ where: { sourceId: source.id } })).toBe(1);
     expect(await api.sources.checkProgress({ id: source.id })).toBeNull();
   });
+
+  it("Check now when the last check has just ended, its lease not yet let go, runs a check instead of waiting it out", async () => {
+    const server = await startSdkServer({ catalog: () => [simpleTool("quick")] });
+    servers.push(server);
+    const { api, source } = await connectionTo(server.url);
+    const first = await api.sources.checkNow({ id: source.id });
+    // An instance that finished its check but has not released the Source yet.
+    expect(await claimSource(source.id)).toBe(true);
+    const asked = api.sources.checkNow({ id: source.id });
+    await new Promise((r) => setTimeout(r, 400));
+    await releaseSource(source.id, null);
+    const outcome = await asked;
+    expect(outcome).toMatchObject({ status: "succeeded", tools: 1 });
+    expect(outcome.checkId).not.toBe(first.checkId);
+  }, 20_000);
 });

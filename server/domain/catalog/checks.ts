@@ -25,38 +25,36 @@ const CHECK_SELECT = {
   changed: true,
 } as const;
 
-async function waitForRunningCheck(sourceId: string, startedAfter: Date): Promise<CheckOutcome> {
+/** The first check of the Source to finish at or after `since`, as an outcome; null if none yet. */
+async function checkFinishedSince(sourceId: string, since: Date): Promise<CheckOutcome | null> {
   const db = await getDb();
-  const deadline = Date.now() + 150_000;
-  while (Date.now() < deadline) {
-    const latest = await db.catalogCheck.findFirst({
-      where: { sourceId },
-      orderBy: { startedAt: "desc" },
-      select: CHECK_SELECT,
-    });
-    if (latest && latest.status !== "running" && latest.finishedAt && latest.finishedAt >= startedAfter) {
-      return {
-        checkId: latest.id,
-        status: latest.status,
-        failure: latest.failureCode
-          ? {
-              code: latest.failureCode,
-              message: latest.failureMessage ?? "",
-              details: (latest.failureDetails ?? {}) as Record<string, unknown>,
-            }
-          : undefined,
-        added: latest.added,
-        removed: latest.removed,
-        changed: latest.changed,
-        pages: latest.pages,
-        tools: latest.tools,
-        bytes: latest.bytes,
-      };
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new DomainError("CONFLICT", "Another check of this Source is still running; try again shortly.");
+  const latest = await db.catalogCheck.findFirst({
+    where: { sourceId, status: { not: "running" }, finishedAt: { gte: since } },
+    orderBy: { finishedAt: "asc" },
+    select: CHECK_SELECT,
+  });
+  if (!latest) return null;
+  return {
+    checkId: latest.id,
+    status: latest.status as CheckOutcome["status"], // finished: never "running"
+    failure: latest.failureCode
+      ? {
+          code: latest.failureCode,
+          message: latest.failureMessage ?? "",
+          details: (latest.failureDetails ?? {}) as Record<string, unknown>,
+        }
+      : undefined,
+    added: latest.added,
+    removed: latest.removed,
+    changed: latest.changed,
+    pages: latest.pages,
+    tools: latest.tools,
+    bytes: latest.bytes,
+  };
 }
+
+// How long "Check now" waits for a check that holds the Source: past the slowest legal check.
+const WAIT_FOR_RUNNING_MS = 150_000;
 
 /**
  * "Check now": runs a check and returns when it has finished, with its outcome. When a
@@ -79,19 +77,30 @@ export async function checkNow(actor: Actor, raw: { id: string }): Promise<Check
       { field: "id" },
     );
   }
+  const requestedAt = new Date();
   await recordAudit(db, actor, {
     action: "source.check_now",
     targetType: "source",
     targetId: id,
     targetLabel: source.name,
   });
-  const requestedAt = new Date();
-  if (!(await claimSource(id))) return waitForRunningCheck(id, requestedAt);
-  try {
-    return await runCatalogCheck(id, "manual");
-  } finally {
-    await releaseSource(id, new Date(Date.now() + (source.checkIntervalSeconds ?? 3600) * 1000));
+  const runClaimed = async () => {
+    try {
+      return await runCatalogCheck(id, "manual");
+    } finally {
+      await releaseSource(id, new Date(Date.now() + (source.checkIntervalSeconds ?? 3600) * 1000));
+    }
+  };
+  if (await claimSource(id)) return runClaimed();
+  const deadline = Date.now() + WAIT_FOR_RUNNING_MS;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    const finished = await checkFinishedSince(id, requestedAt);
+    if (finished) return finished;
+    // The holder had finished before this request came and has let go since: run one now.
+    if (await claimSource(id)) return runClaimed();
   }
+  throw new DomainError("CONFLICT", "Another check of this Source is still running; try again shortly.");
 }
 
 export async function listChecks(actor: Actor, raw: { id: string; limit?: number; cursor?: string }) {
