@@ -3,16 +3,17 @@ import { canonicalJson, canonicalRecord, sha256, utf8Bytes } from "./canonical";
 import { CheckFailure, fmt, fmtBytes } from "./failures";
 import { measureSchemas } from "./schema-measure";
 
-/** A Tool definition that passed every per-Tool limit, ready to publish. */
+/**
+ * A Tool definition that passed every per-Tool limit, ready to publish: only what
+ * publication needs, so a check holding 4,096 of them does not also hold every parsed page.
+ */
 export interface PublishedTool {
   nativeName: string;
   title: string | null;
   description: string;
+  /** Judged for model compatibility when the Tool is new or changed. */
   inputSchema: unknown;
-  outputSchema: unknown;
-  annotations: unknown;
-  definition: Record<string, unknown>;
-  /** `definition` as canonical JSON: what is stored, sized and hashed. */
+  /** The definition as canonical JSON: what is stored, sized and hashed. */
   canonical: string;
   /** UTF-8 bytes of the input schema's canonical JSON (sizes the model-facing definition). */
   inputSchemaBytes: number;
@@ -109,9 +110,6 @@ export function validateToolDefinition(raw: unknown, position: { page?: number; 
     title,
     description,
     inputSchema,
-    outputSchema: outputSchema ?? null,
-    annotations: isObject(raw.annotations) ? raw.annotations : null,
-    definition: raw,
     canonical: definition,
     inputSchemaBytes: utf8Bytes(inputSchemaJson),
     definitionBytes,
