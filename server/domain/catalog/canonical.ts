@@ -31,25 +31,18 @@ function write(value: unknown): string | undefined {
     for (let i = 0; i < value.length; i++) out += `${i ? "," : ""}${write(value[i]) ?? "null"}`;
     return `${out}]`;
   }
-  const record = value as Record<string, unknown>;
-  let out = "{";
-  for (const key of Object.keys(record).sort()) {
-    const item = write(record[key]);
-    if (item === undefined) continue;
-    out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${item}`;
-  }
-  return `${out}}`;
+  return canonicalRecord(value as Record<string, unknown>);
 }
 
 /**
- * The canonical JSON of a record whose members in `written` are already canonical text:
- * a caller that needs one member's text on its own (a Tool's input schema) serializes
- * it once, not twice.
+ * The canonical JSON of a record. Members in `written` are already canonical text: a
+ * caller that needs one member's text on its own (a Tool's input schema) serializes it
+ * once, not twice.
  */
-export function canonicalRecord(record: Record<string, unknown>, written: Record<string, string>): string {
+export function canonicalRecord(record: Record<string, unknown>, written?: Record<string, string>): string {
   let out = "{";
   for (const key of Object.keys(record).sort()) {
-    const item = Object.hasOwn(written, key) ? written[key] : write(record[key]);
+    const item = written && Object.hasOwn(written, key) ? written[key] : write(record[key]);
     if (item === undefined) continue;
     out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${item}`;
   }

@@ -5,6 +5,7 @@ import { recordAudit } from "../audit/record";
 import { ZChecksInput, ZSourceIdInput } from "../sources/schemas";
 import { parseInput } from "../validation";
 import { type CheckOutcome, runCatalogCheck } from "./check";
+import { storedFailure } from "./failures";
 import { claimSource, releaseSource } from "./lease";
 import { ZCheckChangesInput } from "./schemas";
 
@@ -37,13 +38,7 @@ async function checkFinishedSince(sourceId: string, since: Date): Promise<CheckO
   return {
     checkId: latest.id,
     status: latest.status as CheckOutcome["status"], // finished: never "running"
-    failure: latest.failureCode
-      ? {
-          code: latest.failureCode,
-          message: latest.failureMessage ?? "",
-          details: (latest.failureDetails ?? {}) as Record<string, unknown>,
-        }
-      : undefined,
+    failure: storedFailure(latest.failureCode, latest.failureMessage, latest.failureDetails) ?? undefined,
     added: latest.added,
     removed: latest.removed,
     changed: latest.changed,

@@ -68,3 +68,12 @@ export function internalCheckFailure(): CheckFailure {
     "Quartermaster failed while running the check; the server log has details.",
   );
 }
+
+/** A failure as stored (code, message and details columns), as the API shows it; null when none. */
+export function storedFailure(
+  code: string | null,
+  message: string | null,
+  details: unknown,
+): { code: string; message: string; details: Record<string, unknown> } | null {
+  return code ? { code, message: message ?? "", details: (details ?? {}) as Record<string, unknown> } : null;
+}

@@ -285,7 +285,6 @@ export async function listMcpCatalog(
         // aborts that request with the rest of the check.
         next = request(cursor);
         // Checking a page is synchronous: let the request go out on the socket first.
-        // Checking a page is synchronous: let the request go out on the socket first.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
       const pageTools: PublishedTool[] = [];

@@ -1,4 +1,5 @@
 import type { Prisma } from "../../db/types";
+import { storedFailure } from "../catalog/failures";
 
 /** The columns any caller may see: never header values or token hashes. */
 export const SOURCE_PUBLIC = {
@@ -52,13 +53,7 @@ export function sourceView(row: SourceRow) {
     catalogState: catalogState(row),
     paused: Boolean(row.pausedAt),
     checking: Boolean(row.leaseUntil && row.leaseUntil.getTime() > Date.now()),
-    lastFailure: row.lastFailureCode
-      ? {
-          code: row.lastFailureCode,
-          message: row.lastFailureMessage ?? "",
-          details: (row.lastFailureDetails ?? {}) as Record<string, unknown>,
-        }
-      : null,
+    lastFailure: storedFailure(row.lastFailureCode, row.lastFailureMessage, row.lastFailureDetails),
   };
 }
 export type SourceView = ReturnType<typeof sourceView>;
