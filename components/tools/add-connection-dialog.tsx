@@ -3,11 +3,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
-import { Callout } from "@/components/ui/callout";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
-import { errorMessage } from "@/components/ui/use-error";
 import { fieldErrors } from "./form-errors";
+import { DurationOptions, UnplacedError } from "./form-parts";
 import { type HeaderRow, HeadersEditor, headersFromRows } from "./headers-editor";
 import { CHECK_INTERVAL_OPTIONS, DEFAULT_CHECK_INTERVAL } from "./labels";
 import type { SourceView } from "./types";
@@ -95,19 +94,11 @@ export function AddConnectionDialog({
         <Field label="Check interval" error={errors.of("checkIntervalSeconds")}>
           {(p) => (
             <Select {...p} name="checkIntervalSeconds" defaultValue={DEFAULT_CHECK_INTERVAL}>
-              {CHECK_INTERVAL_OPTIONS.map((o) => (
-                <option key={o.seconds} value={o.seconds}>
-                  {o.label}
-                </option>
-              ))}
+              <DurationOptions options={CHECK_INTERVAL_OPTIONS} />
             </Select>
           )}
         </Field>
-        {errors.unplaced && (
-          <Callout tone="danger" role="alert" title="The Connection was not added">
-            {errorMessage(errors.unplaced)}
-          </Callout>
-        )}
+        <UnplacedError error={errors.unplaced} title="The Connection was not added" />
         <DialogActions onCancel={close} disabled={create.isPending}>
           {create.isPending ? "Adding…" : "Add MCP Connection"}
         </DialogActions>

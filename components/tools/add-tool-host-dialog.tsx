@@ -5,11 +5,10 @@ import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
-import { Callout } from "@/components/ui/callout";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
-import { errorMessage } from "@/components/ui/use-error";
 import { fieldErrors } from "./form-errors";
+import { DurationOptions, UnplacedError } from "./form-parts";
 import { HostTokenInstructions } from "./host-token-instructions";
 import { DEFAULT_HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_OPTIONS } from "./labels";
 
@@ -88,19 +87,11 @@ export function AddToolHostDialog({
           >
             {(p) => (
               <Select {...p} value={timeout} onChange={(e) => setTimeoutSeconds(Number(e.target.value))}>
-                {HEARTBEAT_TIMEOUT_OPTIONS.map((o) => (
-                  <option key={o.seconds} value={o.seconds}>
-                    {o.label}
-                  </option>
-                ))}
+                <DurationOptions options={HEARTBEAT_TIMEOUT_OPTIONS} />
               </Select>
             )}
           </Field>
-          {errors.unplaced && (
-            <Callout tone="danger" role="alert" title="The host was not added">
-              {errorMessage(errors.unplaced)}
-            </Callout>
-          )}
+          <UnplacedError error={errors.unplaced} title="The host was not added" />
           <DialogActions onCancel={close} disabled={create.isPending}>
             {create.isPending ? "Adding…" : "Add SDK Tool Host"}
           </DialogActions>

@@ -3,11 +3,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
-import { Callout } from "@/components/ui/callout";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
-import { errorMessage } from "@/components/ui/use-error";
 import { fieldErrors } from "./form-errors";
+import { DurationOptions, UnplacedError } from "./form-parts";
 import { type HeaderRow, HeadersEditor, headersFromRows } from "./headers-editor";
 import { CHECK_INTERVAL_OPTIONS, formatSeconds, HEARTBEAT_TIMEOUT_OPTIONS } from "./labels";
 import type { SourceView } from "./types";
@@ -108,11 +107,7 @@ export function EditSourceDialog({
             <Field label="Check interval" error={errors.of("checkIntervalSeconds")}>
               {(p) => (
                 <Select {...p} name="checkIntervalSeconds" defaultValue={source.checkIntervalSeconds ?? 3600}>
-                  {withCurrent(CHECK_INTERVAL_OPTIONS, source.checkIntervalSeconds).map((o) => (
-                    <option key={o.seconds} value={o.seconds}>
-                      {o.label}
-                    </option>
-                  ))}
+                  <DurationOptions options={withCurrent(CHECK_INTERVAL_OPTIONS, source.checkIntervalSeconds)} />
                 </Select>
               )}
             </Field>
@@ -156,20 +151,12 @@ export function EditSourceDialog({
           >
             {(p) => (
               <Select {...p} name="heartbeatTimeoutSeconds" defaultValue={source.heartbeatTimeoutSeconds ?? 120}>
-                {withCurrent(HEARTBEAT_TIMEOUT_OPTIONS, source.heartbeatTimeoutSeconds).map((o) => (
-                  <option key={o.seconds} value={o.seconds}>
-                    {o.label}
-                  </option>
-                ))}
+                <DurationOptions options={withCurrent(HEARTBEAT_TIMEOUT_OPTIONS, source.heartbeatTimeoutSeconds)} />
               </Select>
             )}
           </Field>
         )}
-        {errors.unplaced && (
-          <Callout tone="danger" role="alert" title="Not saved">
-            {errorMessage(errors.unplaced)}
-          </Callout>
-        )}
+        <UnplacedError error={errors.unplaced} title="Not saved" />
         <DialogActions onCancel={close} disabled={update.isPending}>
           {update.isPending ? "Saving…" : "Save"}
         </DialogActions>
