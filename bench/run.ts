@@ -87,6 +87,27 @@ async function startCatalogServer(): Promise<{ base: string; stop: () => void }>
   return { base, stop: () => child.kill("SIGTERM") };
 }
 
+/** One kind of catalog check over the runs; its row states the goal: ≤ 1.5× a bare listing. */
+function series() {
+  const ms: number[] = [];
+  const ratios: number[] = [];
+  return {
+    add(checkMs: number, bareBefore: number, bareAfter: number) {
+      ms.push(checkMs);
+      ratios.push(checkMs / ((bareBefore + bareAfter) / 2));
+    },
+    row(name: string): Row {
+      const ratio = median(ratios);
+      return {
+        name,
+        value: `${msf(median(ms))} (${ratio.toFixed(2)}×)`,
+        goal: "≤ 1.5× listing",
+        verdict: ratio <= 1.5 ? "met" : "MISSED",
+      };
+    },
+  };
+}
+
 async function bareListing(url: string): Promise<number> {
   const client = new Client({ name: "bench", version: "1" });
   const transport = new StreamableHTTPClientTransport(new URL(url));
@@ -114,17 +135,11 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
     // ── 1. check vs bare listing ──
     await bareListing(catalogUrl("warm")); // warm both ends
     const bare: number[] = [];
-    // Per-run ratios to the bare listings around each check, and the checks' own times.
-    const first: number[] = [];
-    const again: number[] = [];
-    const tenth: number[] = [];
-    const firstMs: number[] = [];
-    const againMs: number[] = [];
-    const tenthMs: number[] = [];
+    // Each kind of check: its times, and per run its ratio to the bare listings either side of it.
+    const kinds = { first: series(), again: series(), tenth: series() };
     let peakBare = 0;
     let peakCheck = 0;
     let pages = 0;
-    // A bare listing of `url`, timed; `ratio` compares a check with the listings either side of it.
     const timedBare = async (url: string) => {
       const b = await measure(() => bareListing(url));
       bare.push(b.ms);
@@ -142,10 +157,10 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
       pages = c.result.pages;
       peakCheck = Math.max(peakCheck, c.peakRss);
       const between = await timedBare(url);
-      first.push(c.ms / ((before + between) / 2));
+      kinds.first.add(c.ms, before, between);
       const r = await measure(() => runCatalogCheck(source.id, "manual"));
       const after = await timedBare(url);
-      again.push(r.ms / ((between + after) / 2));
+      kinds.again.add(r.ms, between, after);
       // A typical re-check that finds work: one Tool in ten changed its description.
       const changedUrl = catalogUrl(`r${run}`, String(run % 10));
       await bareListing(changedUrl);
@@ -153,38 +168,17 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
       const t10 = await measure(() => runCatalogCheck(source.id, "manual"));
       if (t10.result.changed < 400) throw new Error("the re-check did not see the changes");
       const last = await timedBare(changedUrl);
-      tenth.push(t10.ms / ((after + last) / 2));
-      firstMs.push(c.ms);
-      againMs.push(r.ms);
-      tenthMs.push(t10.ms);
+      kinds.tenth.add(t10.ms, after, last);
     }
-    const ratio = median(first);
     rows.push({
       name: `Bare SDK listing: 4,096 Tools, ${pages} pages, 4.0 MiB`,
       value: msf(median(bare)),
       goal: "baseline",
       verdict: "—",
     });
-    rows.push({
-      name: "Full catalog check, first import (commit writes all 4,096)",
-      value: `${msf(median(firstMs))} (${ratio.toFixed(2)}×)`,
-      goal: "≤ 1.5× listing",
-      verdict: ratio <= 1.5 ? "met" : "MISSED",
-    });
-    const ratioAgain = median(again);
-    rows.push({
-      name: "Full catalog check, unchanged catalog",
-      value: `${msf(median(againMs))} (${ratioAgain.toFixed(2)}×)`,
-      goal: "≤ 1.5× listing",
-      verdict: ratioAgain <= 1.5 ? "met" : "MISSED",
-    });
-    const ratioTenth = median(tenth);
-    rows.push({
-      name: "Full catalog check, 10% of Tools changed",
-      value: `${msf(median(tenthMs))} (${ratioTenth.toFixed(2)}×)`,
-      goal: "≤ 1.5× listing",
-      verdict: ratioTenth <= 1.5 ? "met" : "MISSED",
-    });
+    rows.push(kinds.first.row("Full catalog check, first import (commit writes all 4,096)"));
+    rows.push(kinds.again.row("Full catalog check, unchanged catalog"));
+    rows.push(kinds.tenth.row("Full catalog check, 10% of Tools changed"));
     rows.push({
       name: "Peak memory growth (RSS) during the bare listing",
       value: mib(peakBare),
