@@ -3,8 +3,8 @@
 import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/components/trpc/client";
-import { offsetCursor } from "@/server/domain/catalog/cursor";
 import type { TListToolsInput } from "@/server/domain/catalog/schemas";
+import { offsetCursor } from "@/server/domain/paging";
 import type { CatalogTool } from "./types";
 
 /** Rows per request: a screenful several times over, small enough to arrive at once. */

@@ -1,6 +1,7 @@
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
+import { keysetArgs, keysetPage } from "../paging";
 import { parseInput } from "../validation";
 import { type TListAuditEventsInput, ZListAuditEventsInput } from "./schemas";
 
@@ -25,10 +26,7 @@ export async function listAuditEvents(actor: Actor, raw: TListAuditEventsInput) 
   const rows = await db.auditEvent.findMany({
     where,
     orderBy: [{ at: "desc" }, { id: "desc" }],
-    take: input.limit + 1,
-    ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
+    ...keysetArgs(input),
   });
-  const hasMore = rows.length > input.limit;
-  const items = hasMore ? rows.slice(0, input.limit) : rows;
-  return { items, nextCursor: hasMore ? (items.at(-1)?.id ?? null) : null };
+  return keysetPage(rows, input.limit);
 }

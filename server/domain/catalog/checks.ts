@@ -2,6 +2,7 @@ import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import { recordAudit } from "../audit/record";
+import { keysetArgs, keysetPage } from "../paging";
 import { ZChecksInput, ZSourceIdInput } from "../sources/schemas";
 import { parseInput } from "../validation";
 import { type CheckOutcome, runCatalogCheck } from "./check";
@@ -105,13 +106,10 @@ export async function listChecks(actor: Actor, raw: { id: string; limit?: number
   const rows = await db.catalogCheck.findMany({
     where: { sourceId: input.id },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-    take: input.limit + 1,
-    ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
+    ...keysetArgs(input),
     select: CHECK_SELECT,
   });
-  const hasMore = rows.length > input.limit;
-  const items = hasMore ? rows.slice(0, input.limit) : rows;
-  return { items, nextCursor: hasMore ? (items.at(-1)?.id ?? null) : null };
+  return keysetPage(rows, input.limit);
 }
 
 /** The running check of a Source, if any, with pages, Tools and bytes so far. */
@@ -135,11 +133,8 @@ export async function listCheckChanges(actor: Actor, raw: { checkId: string; cur
   const rows = await db.catalogChange.findMany({
     where: { checkId: input.checkId },
     orderBy: [{ kind: "asc" }, { nativeName: "asc" }, { id: "asc" }],
-    take: input.limit + 1,
-    ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
+    ...keysetArgs(input),
     select: { id: true, kind: true, nativeName: true, modelFacingName: true, detail: true },
   });
-  const hasMore = rows.length > input.limit;
-  const items = hasMore ? rows.slice(0, input.limit) : rows;
-  return { items, nextCursor: hasMore ? (items.at(-1)?.id ?? null) : null };
+  return keysetPage(rows, input.limit);
 }

@@ -3,9 +3,9 @@ import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
 import { notFound } from "../../errors";
 import { identitiesHolding } from "../identities/holdings";
+import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
 import type { CompatibilityState } from "./compatibility";
-import { decodeCursor, offsetCursor } from "./cursor";
 import { type TListToolsInput, ZFacetsInput, ZListToolsInput, ZToolIdInput } from "./schemas";
 
 const LIST_SELECT = {
@@ -77,7 +77,7 @@ export async function listTools(actor: Actor, raw?: TListToolsInput) {
     size: [{ definitionBytes: dir }, { nativeName: "asc" }],
     lastChanged: [{ lastChangedAt: dir }, { nativeName: "asc" }],
   }[input.sort] as Prisma.ToolOrderByWithRelationInput[];
-  const offset = decodeCursor(input.cursor);
+  const offset = decodeOffsetCursor(input.cursor);
   const [rows, total] = await Promise.all([
     db.tool.findMany({
       where,
@@ -88,8 +88,7 @@ export async function listTools(actor: Actor, raw?: TListToolsInput) {
     }),
     db.tool.count({ where }),
   ]);
-  const next = offset + rows.length;
-  return { items: rows.map(toolView), total, nextCursor: next < total ? (offsetCursor(next) ?? null) : null };
+  return { items: rows.map(toolView), total, nextCursor: nextOffsetCursor(offset, rows.length, total) };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
-import { DomainError, notFound } from "../../errors";
+import { notFound } from "../../errors";
+import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
 import { ZHoldingsInput } from "./schemas";
 
@@ -26,9 +27,7 @@ export async function listHoldings(
   const db = await getDb();
   if (!(await db.agentIdentity.findUnique({ where: { id: input.id }, select: { id: true } })))
     throw notFound("Agent Identity");
-  const offset = input.cursor ? Number(/^o(\d{1,9})$/.exec(input.cursor)?.[1] ?? Number.NaN) : 0;
-  if (Number.isNaN(offset))
-    throw new DomainError("INVALID_INPUT", "cursor: not a cursor from this API", { field: "cursor" });
+  const offset = decodeOffsetCursor(input.cursor);
   const search = input.search?.trim();
   const where: Prisma.ToolWhereInput = {
     ...heldToolsWhere(input.id),
@@ -59,7 +58,6 @@ export async function listHoldings(
     }),
     db.tool.count({ where }),
   ]);
-  const next = offset + rows.length;
   return {
     items: rows.map((t) => ({
       id: t.id,
@@ -71,7 +69,7 @@ export async function listHoldings(
       sourceName: t.source.name,
     })),
     total,
-    nextCursor: next < total ? `o${next}` : null,
+    nextCursor: nextOffsetCursor(offset, rows.length, total),
   };
 }
 

@@ -8,9 +8,10 @@
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
-import { DomainError, notFound } from "../../errors";
+import { notFound } from "../../errors";
 import type { CatalogChangeKind } from "../../generated/prisma/enums";
 import { LIMITS } from "../../limits";
+import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
 import { ZLossesInput } from "./schemas";
 
@@ -77,9 +78,7 @@ export async function listHoldingChanges(
 ) {
   requireRole(actor, "viewer");
   const input = parseInput(ZLossesInput, raw);
-  const offset = input.cursor ? Number(/^o(\d{1,9})$/.exec(input.cursor)?.[1] ?? Number.NaN) : 0;
-  if (Number.isNaN(offset))
-    throw new DomainError("INVALID_INPUT", "cursor: not a cursor from this API", { field: "cursor" });
+  const offset = decodeOffsetCursor(input.cursor);
   const db = await getDb();
   if (!(await db.agentIdentity.findUnique({ where: { id: input.id }, select: { id: true } })))
     throw notFound("Agent Identity");
@@ -183,7 +182,7 @@ export async function listHoldingChanges(
     since,
     items,
     total,
-    nextCursor: offset + items.length < total ? `o${offset + items.length}` : null,
+    nextCursor: nextOffsetCursor(offset, items.length, total),
     summary: {
       lostTools:
         count(LOSS_KINDS) + allEvents.filter((e) => e.kind === "unassigned").reduce((n, e) => n + e.toolCount, 0),
