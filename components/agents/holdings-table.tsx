@@ -6,6 +6,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { formatBytes, formatCount } from "@/components/ui/format";
+import { MoreRows } from "@/components/ui/more-rows";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
@@ -148,22 +149,12 @@ export function HoldingsTable({ identity }: { identity: IdentityView }) {
               ))}
             </tbody>
           </Table>
-          <div className="flex flex-wrap items-center justify-center gap-3 text-sm text-muted">
-            <span>
-              Showing {formatCount(rows.length)} of {formatCount(total)}
-            </span>
-            {holdings.hasNextPage && (
-              <Button
-                variant="secondary"
-                onClick={() => holdings.fetchNextPage()}
-                disabled={holdings.isFetchingNextPage}
-              >
-                {holdings.isFetchingNextPage
-                  ? "Loading…"
-                  : `Load ${formatCount(Math.min(PAGE, total - rows.length))} more`}
-              </Button>
-            )}
-          </div>
+          <MoreRows
+            shown={rows.length}
+            total={total}
+            pages={holdings}
+            label={`Load ${formatCount(Math.min(PAGE, total - rows.length))} more`}
+          />
         </>
       )}
     </section>

@@ -5,8 +5,8 @@ import { ArrowDownRight, ArrowUpRight } from "lucide-react";
 import Link from "next/link";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
+import { MoreRows } from "@/components/ui/more-rows";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -151,16 +151,7 @@ export function LostRecently({ identityId }: { identityId: string }) {
               ))}
             </tbody>
           </Table>
-          <div className="flex flex-wrap items-center justify-center gap-3 text-sm text-muted">
-            <span>
-              Showing {formatCount(rows.length)} of {formatCount(total)}
-            </span>
-            {changes.hasNextPage && (
-              <Button variant="secondary" onClick={() => changes.fetchNextPage()} disabled={changes.isFetchingNextPage}>
-                {changes.isFetchingNextPage ? "Loading…" : "Load older"}
-              </Button>
-            )}
-          </div>
+          <MoreRows shown={rows.length} total={total} pages={changes} label="Load older" />
         </>
       )}
     </section>
