@@ -3,6 +3,7 @@
  * interoperates with it), and a hand-written JSON-RPC server for answers a conforming
  * server would never give (malformed pages, HTTP errors, loops, stalls).
  */
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -41,27 +42,54 @@ export async function startSdkServer(options: {
   catalog: (path: string) => ToolDef[];
   pageSize?: number;
   requireHeader?: [string, string];
+  /**
+   * Answer as most deployed servers do: Server-Sent Events, in a session the server keeps
+   * (and a progress notification before each page), instead of stateless JSON.
+   */
+  sessions?: boolean;
 }): Promise<RunningServer> {
   const pageSize = options.pageSize ?? 100;
   const requests: RunningServer["requests"] = [];
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const newServer = (path: string) => {
+    const mcp = new Server({ name: "test-sdk-server", version: "1.0.0" }, { capabilities: { tools: {}, logging: {} } });
+    mcp.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+      if (options.sessions)
+        await extra.sendNotification({ method: "notifications/message", params: { level: "info", data: "listing" } });
+      const all = options.catalog(path);
+      const start = request.params?.cursor ? Number(request.params.cursor) : 0;
+      const page = all.slice(start, start + pageSize);
+      const next = start + pageSize < all.length ? String(start + pageSize) : undefined;
+      return { tools: page as never, ...(next ? { nextCursor: next } : {}) };
+    });
+    return mcp;
+  };
   const { server, url } = await listen(async (req, res) => {
     requests.push({ method: req.method ?? "", headers: req.headers });
     if (options.requireHeader && req.headers[options.requireHeader[0].toLowerCase()] !== options.requireHeader[1]) {
       res.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
       return;
     }
+    if (options.sessions) {
+      const id = req.headers["mcp-session-id"];
+      let transport = typeof id === "string" ? sessions.get(id) : undefined;
+      if (!transport) {
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
+          onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+        });
+        transport = created;
+        await newServer(req.url ?? "/").connect(transport);
+      }
+      await transport.handleRequest(req, res);
+      return;
+    }
     if (req.method !== "POST") {
       res.writeHead(405).end();
       return;
     }
-    const mcp = new Server({ name: "test-sdk-server", version: "1.0.0" }, { capabilities: { tools: {} } });
-    mcp.setRequestHandler(ListToolsRequestSchema, async (request) => {
-      const all = options.catalog(req.url ?? "/");
-      const start = request.params?.cursor ? Number(request.params.cursor) : 0;
-      const page = all.slice(start, start + pageSize);
-      const next = start + pageSize < all.length ? String(start + pageSize) : undefined;
-      return { tools: page as never, ...(next ? { nextCursor: next } : {}) };
-    });
+    const mcp = newServer(req.url ?? "/");
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();
@@ -74,7 +102,10 @@ export async function startSdkServer(options: {
 }
 
 export type RawAnswer =
-  | { result: unknown; delayMs?: number }
+  /** `sse`: as one Server-Sent Event (CRLF line ends, the message over two data lines) after a notification. */
+  | { result: unknown; delayMs?: number; sse?: boolean }
+  /** Events as written, then the stream ends. */
+  | { events: string }
   | { error: { code: number; message: string } }
   | { status: number; body: string; contentType?: string; delayMs?: number }
   | { hang: true };
@@ -82,11 +113,17 @@ export type RawAnswer =
 /** A hand-written server: `onList` decides each tools/list answer. */
 export async function startRawServer(
   onList: (call: { page: number; cursor: string | undefined }) => RawAnswer | Promise<RawAnswer>,
+  /** Requests to `from` (a path) are answered with `status` and a Location of `to`. */
+  redirect?: { from: string; to: string; status: number },
 ): Promise<RunningServer> {
   const requests: RunningServer["requests"] = [];
   // Pages count per listing: a request without a cursor starts a new one.
   let page = 0;
   const { server, url } = await listen(async (req, res) => {
+    if (redirect && req.url === redirect.from) {
+      res.writeHead(redirect.status, { location: redirect.to }).end();
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const text = Buffer.concat(chunks).toString("utf8");
@@ -125,7 +162,19 @@ export async function startRawServer(
     if ("hang" in answer) return; // never answers; the check's clock must end it
     if ("delayMs" in answer && answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     if (res.destroyed) return;
-    if ("result" in answer) json({ jsonrpc: "2.0", id: message.id, result: answer.result });
+    if ("events" in answer) res.writeHead(200, { "content-type": "text/event-stream" }).end(answer.events);
+    else if ("result" in answer && answer.sse) {
+      const text = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: answer.result });
+      const split = text.indexOf(',"') + 1;
+      const note = JSON.stringify({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", data: 1 },
+      });
+      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
+      res.write(`: keep-alive\r\n\r\nevent: message\r\ndata: ${note}\r\n\r\nid: ${page}\r\n`);
+      res.end(`data: ${text.slice(0, split)}\r\ndata:${text.slice(split)}\r\n\r\n`);
+    } else if ("result" in answer) json({ jsonrpc: "2.0", id: message.id, result: answer.result });
     else if ("error" in answer) json({ jsonrpc: "2.0", id: message.id, error: answer.error });
     else res.writeHead(answer.status, { "content-type": answer.contentType ?? "application/json" }).end(answer.body);
   });

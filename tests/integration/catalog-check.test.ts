@@ -120,6 +120,50 @@ describe("catalog checks against an SDK server", () => {
   });
 });
 
+describe("the Streamable HTTP transport", () => {
+  it("lists a server that answers with Server-Sent Events in a session, and ends the session", async () => {
+    const server = await track(startSdkServer({ catalog: () => tools(250), pageSize: 100, sessions: true }));
+    const { api, source } = await connectionTo(server.url);
+    expect(await api.sources.checkNow({ id: source.id })).toMatchObject({ status: "succeeded", pages: 3, tools: 250 });
+    const [initialize, ...rest] = server.requests;
+    const sessionId = rest[0]?.headers["mcp-session-id"];
+    expect(initialize?.headers["mcp-session-id"]).toBeUndefined();
+    expect(sessionId).toEqual(expect.any(String));
+    for (const r of rest) {
+      expect(r.headers["mcp-session-id"]).toBe(sessionId);
+      expect(r.headers["mcp-protocol-version"]).toEqual(expect.any(String));
+    }
+    expect(rest.at(-1)?.method).toBe("DELETE");
+  });
+
+  it("reads events with CRLF line ends, comments, notifications and a message over several data lines", async () => {
+    const all = tools(12);
+    const server = await track(
+      startRawServer(({ cursor }) => ({ ...(paged(all, 5)({ cursor }) as { result: unknown }), sse: true })),
+    );
+    const { api, source } = await connectionTo(server.url);
+    expect(await api.sources.checkNow({ id: source.id })).toMatchObject({ status: "succeeded", pages: 3, tools: 12 });
+  });
+
+  it("follows a redirect within the server's origin, and refuses one to another origin", async () => {
+    const all = tools(3);
+    const inside = await track(startRawServer(paged(all, 5), { from: "/old", to: "/mcp", status: 307 }));
+    const moved = await connectionTo(inside.url.replace(/\/mcp$/, "/old"));
+    expect(await moved.api.sources.checkNow({ id: moved.source.id })).toMatchObject({ status: "succeeded", tools: 3 });
+
+    const port = new URL(inside.url).port;
+    const away = await track(
+      startRawServer(paged(all, 5), { from: "/mcp", to: `http://localhost:${port}/elsewhere`, status: 307 }),
+    );
+    const { api, source } = await connectionTo(away.url);
+    const outcome = await api.sources.checkNow({ id: source.id });
+    expect(outcome).toMatchObject({
+      status: "failed",
+      failure: { code: "CATALOG_HTTP_ERROR", details: { status: 307 } },
+    });
+  });
+});
+
 describe("a failing check keeps the previous catalog exactly", () => {
   async function withBaseline(
     onLaterPages: (call: {
@@ -168,6 +212,20 @@ describe("a failing check keeps the previous catalog exactly", () => {
     const { api, source, before } = await withBaseline(() => ({ status: 200, body: '{"hello":"world"}' }));
     const outcome = await api.sources.checkNow({ id: source.id });
     expect(outcome).toMatchObject({ status: "failed", failure: { code: "CATALOG_MALFORMED_RESPONSE" } });
+    expect(await snapshot(source.id)).toBe(before);
+  });
+
+  it("an event stream that ends without an answer", async () => {
+    const note = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "info", data: 1 },
+    });
+    const { api, source, before } = await withBaseline(() => ({ events: `event: message\ndata: ${note}\n\n` }));
+    const outcome = await api.sources.checkNow({ id: source.id });
+    // Said at once: not CATALOG_TIMEOUT when the check's clock runs out.
+    expect(outcome).toMatchObject({ status: "failed", failure: { code: "CATALOG_MALFORMED_RESPONSE" } });
+    expect(outcome.failure?.message).toContain("without answering");
     expect(await snapshot(source.id)).toBe(before);
   });
 

@@ -7,12 +7,13 @@ import { lookup as dnsLookup } from "node:dns";
 import { setMaxListeners } from "node:events";
 import { isIP } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { z } from "zod";
 import { LIMITS } from "../../limits";
 import { blockedAddressReason } from "../sources/url-policy";
+import { CatalogTransport, NotJsonRpc } from "./catalog-transport";
 import { CheckFailure, fmt, fmtBytes } from "./failures";
 import { type PublishedTool, validateToolDefinition } from "./validate-tool";
 
@@ -177,22 +178,10 @@ export async function listMcpCatalog(
       ),
     ),
   );
-  const guardedFetch = (url: string | URL, init?: RequestInit): Promise<Response> =>
-    undiciFetch(url, {
-      ...(init as object),
-      dispatcher,
-      signal: init?.signal ?? controller.signal,
-    } as never) as unknown as Promise<Response>;
-
-  const transport = new StreamableHTTPClientTransport(new URL(options.url), {
-    requestInit: { headers: options.headers },
-    fetch: guardedFetch,
-    reconnectionOptions: {
-      maxReconnectionDelay: 1000,
-      initialReconnectionDelay: 1000,
-      reconnectionDelayGrowFactor: 1,
-      maxRetries: 0,
-    },
+  const transport = new CatalogTransport(new URL(options.url), {
+    headers: options.headers,
+    dispatcher,
+    signal: controller.signal,
   });
   const client = new Client({ name: "quartermaster-catalog-check", version: "1" }, { capabilities: {} });
   client.onerror = (error) => {
@@ -208,7 +197,9 @@ export async function listMcpCatalog(
       }
     }
     const message = String((error as Error)?.message ?? error);
-    if (error instanceof SyntaxError || (error as { name?: string }).name === "ZodError") {
+    if (error instanceof NotJsonRpc) {
+      fail(new CheckFailure("CATALOG_MALFORMED_RESPONSE", message, { page: progress.pages + 1 }));
+    } else if (error instanceof SyntaxError || (error as { name?: string }).name === "ZodError") {
       fail(
         new CheckFailure(
           "CATALOG_MALFORMED_RESPONSE",
@@ -406,7 +397,11 @@ function toCheckFailure(
       { code: error.code, page },
     );
   }
-  if (error instanceof SyntaxError || (error as { name?: string })?.name === "ZodError") {
+  if (
+    error instanceof SyntaxError ||
+    error instanceof NotJsonRpc ||
+    (error as { name?: string })?.name === "ZodError"
+  ) {
     return new CheckFailure("CATALOG_MALFORMED_RESPONSE", `The server's answer ${where} is not valid JSON-RPC.`, {
       page,
     });

@@ -1,0 +1,176 @@
+/**
+ * The client side of MCP's Streamable HTTP transport, as much of it as a catalog check
+ * uses: POST each message, read the answer as JSON or as a Server-Sent Events stream,
+ * keep the session id and protocol version, DELETE the session at the end. The SDK's
+ * `Client` runs the protocol on top of it.
+ *
+ * Why not the SDK's StreamableHTTPClientTransport: a check makes up to 128 requests
+ * back to back, and that transport's per-request costs (WHATWG fetch objects, web
+ * streams, a schema parse of every message) made listing a catalog take ~1.5× as long as
+ * this does (docs/decisions/0007-catalog-transport.md). What a check does not need is
+ * left out: OAuth, resumable streams, the standalone GET stream for server-initiated
+ * messages.
+ */
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type Dispatcher, request } from "undici";
+
+/** An answer that is JSON but not a JSON-RPC message. */
+export class NotJsonRpc extends Error {
+  override readonly name = "NotJsonRpc";
+}
+
+const MAX_REDIRECTS = 5;
+
+export class CatalogTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  sessionId?: string;
+  private protocolVersion?: string;
+  private readonly controller = new AbortController();
+
+  constructor(
+    private readonly url: URL,
+    private readonly options: { headers: Record<string, string>; dispatcher: Dispatcher; signal: AbortSignal },
+  ) {
+    if (options.signal.aborted) this.controller.abort(options.signal.reason);
+    else options.signal.addEventListener("abort", () => this.controller.abort(options.signal.reason), { once: true });
+  }
+
+  async start(): Promise<void> {}
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  private headers(extra: Record<string, string>): Record<string, string> {
+    const headers: Record<string, string> = { ...this.options.headers, ...extra };
+    if (this.sessionId) headers["mcp-session-id"] = this.sessionId;
+    if (this.protocolVersion) headers["mcp-protocol-version"] = this.protocolVersion;
+    return headers;
+  }
+
+  /** Sends with redirects followed only within the server's own origin, as the SDK does. */
+  private async call(method: "POST" | "DELETE", headers: Record<string, string>, body?: string) {
+    let url = this.url;
+    for (let hop = 0; ; hop++) {
+      const response = await request(url, {
+        method,
+        headers,
+        body,
+        dispatcher: this.options.dispatcher,
+        signal: this.controller.signal,
+      });
+      const location = response.headers.location;
+      if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== "string") return response;
+      await response.body.dump();
+      const target = new URL(location, url);
+      if (target.origin !== this.url.origin || hop >= MAX_REDIRECTS || ![307, 308].includes(response.statusCode))
+        throw new StreamableHTTPError(response.statusCode, `Redirected to ${target.origin}, which was not followed`);
+      url = target;
+    }
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    try {
+      const response = await this.call(
+        "POST",
+        this.headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
+        JSON.stringify(message),
+      );
+      const sessionId = response.headers["mcp-session-id"];
+      if (typeof sessionId === "string") this.sessionId = sessionId;
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        const text = await response.body.text().catch(() => "");
+        throw new StreamableHTTPError(response.statusCode, `Error POSTing to endpoint: ${text.slice(0, 300)}`);
+      }
+      const isRequest = "method" in message && "id" in message && message.id !== undefined;
+      if (response.statusCode === 202 || !isRequest) {
+        await response.body.dump();
+        return;
+      }
+      const type = String(response.headers["content-type"] ?? "")
+        .split(";")[0]
+        ?.trim()
+        .toLowerCase();
+      if (type === "application/json") {
+        const data = JSON.parse(await response.body.text()) as unknown;
+        for (const item of Array.isArray(data) ? data : [data]) this.deliver(item);
+      } else if (type === "text/event-stream") {
+        // Not awaited: the answer may follow notifications, and the stream is read as it comes.
+        this.readEvents(response.body).then(
+          (answered) => {
+            // Otherwise the request would wait for its answer until the check's clock ran out.
+            if (!answered) this.onerror?.(new NotJsonRpc("The server ended its event stream without answering."));
+          },
+          (error) => this.onerror?.(error as Error),
+        );
+      } else {
+        await response.body.dump();
+        throw new StreamableHTTPError(-1, `Unexpected content type: ${type || "none"}`);
+      }
+    } catch (error) {
+      this.onerror?.(error as Error);
+      throw error;
+    }
+  }
+
+  /** Hands one message to the client; says whether it was an answer (not a notification). */
+  private deliver(item: unknown): boolean {
+    const m = item as Record<string, unknown> | null;
+    const shaped =
+      m !== null &&
+      typeof m === "object" &&
+      m.jsonrpc === "2.0" &&
+      (typeof m.method === "string" || ("id" in m && ("result" in m || "error" in m)));
+    if (!shaped) throw new NotJsonRpc(`Not a JSON-RPC 2.0 message: ${JSON.stringify(item)?.slice(0, 200)}`);
+    this.onmessage?.(m as JSONRPCMessage);
+    return "id" in m && typeof m.method !== "string";
+  }
+
+  /** Server-Sent Events: `data:` lines up to a blank line make one message. Resolves to whether an answer came. */
+  private async readEvents(body: AsyncIterable<Buffer | string> & { setEncoding(e: "utf8"): unknown }) {
+    body.setEncoding("utf8");
+    let buffer = "";
+    let answered = false;
+    const dispatch = (event: string) => {
+      let data: string | undefined;
+      let type = "message";
+      for (const line of event.split("\n")) {
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? "" : line.slice(colon + (line[colon + 1] === " " ? 2 : 1));
+        if (field === "data") data = data === undefined ? value : `${data}\n${value}`;
+        else if (field === "event") type = value;
+      }
+      if (data && type === "message" && this.deliver(JSON.parse(data))) answered = true;
+    };
+    for await (const chunk of body) {
+      buffer += chunk;
+      // A lone trailing \r may be half of a \r\n still on its way.
+      const complete = buffer.endsWith("\r") ? buffer.length - 1 : buffer.length;
+      const text = buffer.slice(0, complete).replace(/\r\n?/g, "\n");
+      const last = text.lastIndexOf("\n\n");
+      if (last < 0) continue;
+      for (const event of text.slice(0, last).split("\n\n")) dispatch(event);
+      buffer = text.slice(last + 2) + buffer.slice(complete);
+    }
+    if (buffer.trim()) dispatch(buffer.replace(/\r\n?/g, "\n"));
+    return answered;
+  }
+
+  /** Ends the session on the server; a server that keeps none (405) is fine too. */
+  async terminateSession(): Promise<void> {
+    if (!this.sessionId) return;
+    const response = await this.call("DELETE", this.headers({}));
+    await response.body.dump();
+    this.sessionId = undefined;
+  }
+
+  async close(): Promise<void> {
+    this.controller.abort();
+    this.onclose?.();
+  }
+}
