@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -103,7 +104,7 @@ export async function startSdkServer(options: {
 
 export type RawAnswer =
   /** `sse`: as one Server-Sent Event (CRLF line ends, the message over two data lines) after a notification. */
-  | { result: unknown; delayMs?: number; sse?: boolean }
+  | { result: unknown; delayMs?: number; sse?: boolean; gzip?: boolean }
   /** Events as written, then the stream ends. */
   | { events: string }
   | { error: { code: number; message: string } }
@@ -174,6 +175,9 @@ export async function startRawServer(
       res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
       res.write(`: keep-alive\r\n\r\nevent: message\r\ndata: ${note}\r\n\r\nid: ${page}\r\n`);
       res.end(`data: ${text.slice(0, split)}\r\ndata:${text.slice(split)}\r\n\r\n`);
+    } else if ("result" in answer && answer.gzip) {
+      const body = gzipSync(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: answer.result }));
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(body);
     } else if ("result" in answer) json({ jsonrpc: "2.0", id: message.id, result: answer.result });
     else if ("error" in answer) json({ jsonrpc: "2.0", id: message.id, error: answer.error });
     else res.writeHead(answer.status, { "content-type": answer.contentType ?? "application/json" }).end(answer.body);

@@ -136,4 +136,19 @@ describe("catalog check limits", () => {
     expect(failed.failure?.details).toMatchObject({ limit });
     expect(Number(failed.failure?.details.measured)).toBeGreaterThan(limit);
   });
+
+  it("a compressed answer is read, and one that inflates past 4 MiB fails though it is small on the wire", async () => {
+    const limit = LIMITS.REMOTE_RESPONSE_BYTES.value;
+    const page = (pad: number): RawAnswer => ({
+      result: { tools: [simpleTool("one")], _meta: { pad: "p".repeat(pad) } },
+      gzip: true,
+    });
+    // 4 MiB of padding gzips to a few KiB: counted on the wire, it would pass.
+    const { failed } = await underThenOver(
+      () => page(limit - 1000),
+      () => page(limit),
+      "CATALOG_RESPONSE_TOO_LARGE",
+    );
+    expect(Number(failed.failure?.details.measured)).toBeGreaterThan(limit);
+  });
 });

@@ -11,6 +11,8 @@
  * left out: OAuth, resumable streams, the standalone GET stream for server-initiated
  * messages.
  */
+import { pipeline, type Readable } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -20,6 +22,24 @@ import { type Dispatcher, request } from "undici";
 export class NotJsonRpc extends Error {
   override readonly name = "NotJsonRpc";
 }
+
+/** One answer's body passed the limit (counted after decompression: a small gzip can inflate without bound). */
+export class ResponseTooLarge extends Error {
+  override readonly name = "ResponseTooLarge";
+  constructor(
+    readonly received: number,
+    readonly limit: number,
+  ) {
+    super(`response passed ${limit} bytes`);
+  }
+}
+
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  "x-gzip": createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
 
 const MAX_REDIRECTS = 5;
 
@@ -33,7 +53,13 @@ export class CatalogTransport implements Transport {
 
   constructor(
     private readonly url: URL,
-    private readonly options: { headers: Record<string, string>; dispatcher: Dispatcher; signal: AbortSignal },
+    private readonly options: {
+      headers: Record<string, string>;
+      dispatcher: Dispatcher;
+      signal: AbortSignal;
+      /** Most bytes one answer may have, decoded. */
+      responseBytes: number;
+    },
   ) {
     if (options.signal.aborted) this.controller.abort(options.signal.reason);
     else options.signal.addEventListener("abort", () => this.controller.abort(options.signal.reason), { once: true });
@@ -77,13 +103,22 @@ export class CatalogTransport implements Transport {
     try {
       const response = await this.call(
         "POST",
-        this.headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
+        this.headers({
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "accept-encoding": "gzip, deflate, br",
+        }),
         JSON.stringify(message),
       );
       const sessionId = response.headers["mcp-session-id"];
       if (typeof sessionId === "string") this.sessionId = sessionId;
       if (response.statusCode < 200 || response.statusCode >= 300) {
-        const text = await response.body.text().catch(() => "");
+        let text = "";
+        try {
+          text = await this.readAll(response);
+        } catch (error) {
+          if (error instanceof ResponseTooLarge) throw error;
+        }
         throw new StreamableHTTPError(response.statusCode, `Error POSTing to endpoint: ${text.slice(0, 300)}`);
       }
       const isRequest = "method" in message && "id" in message && message.id !== undefined;
@@ -96,11 +131,11 @@ export class CatalogTransport implements Transport {
         ?.trim()
         .toLowerCase();
       if (type === "application/json") {
-        const data = JSON.parse(await response.body.text()) as unknown;
+        const data = JSON.parse(await this.readAll(response)) as unknown;
         for (const item of Array.isArray(data) ? data : [data]) this.deliver(item);
       } else if (type === "text/event-stream") {
         // Not awaited: the answer may follow notifications, and the stream is read as it comes.
-        this.readEvents(response.body).then(
+        this.readEvents(response).then(
           (answered) => {
             // Otherwise the request would wait for its answer until the check's clock ran out.
             if (!answered) this.onerror?.(new NotJsonRpc("The server ended its event stream without answering."));
@@ -130,9 +165,42 @@ export class CatalogTransport implements Transport {
     return "id" in m && typeof m.method !== "string";
   }
 
+  /** The body, decompressed and counted against the limit as it arrives. */
+  private async *decodedChunks(response: Awaited<ReturnType<typeof request>>): AsyncGenerator<Buffer> {
+    const encoding = String(response.headers["content-encoding"] ?? "identity")
+      .trim()
+      .toLowerCase();
+    const decoder = DECODERS[encoding];
+    if (!decoder && encoding !== "identity") {
+      response.body.destroy();
+      throw new StreamableHTTPError(-1, `Unsupported content encoding: ${encoding.slice(0, 40)}`);
+    }
+    const body: Readable = decoder
+      ? (pipeline(response.body, decoder(), () => {}) as unknown as Readable)
+      : response.body;
+    const limit = this.options.responseBytes;
+    let received = 0;
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        received += chunk.byteLength;
+        if (received > limit) throw new ResponseTooLarge(received, limit);
+        yield chunk;
+      }
+    } finally {
+      response.body.destroy();
+      body.destroy();
+    }
+  }
+
+  private async readAll(response: Awaited<ReturnType<typeof request>>): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.decodedChunks(response)) chunks.push(chunk);
+    return Buffer.concat(chunks).toString("utf8");
+  }
+
   /** Server-Sent Events: `data:` lines up to a blank line make one message. Resolves to whether an answer came. */
-  private async readEvents(body: AsyncIterable<Buffer | string> & { setEncoding(e: "utf8"): unknown }) {
-    body.setEncoding("utf8");
+  private async readEvents(response: Awaited<ReturnType<typeof request>>) {
+    const utf8 = new TextDecoder();
     let buffer = "";
     let answered = false;
     const dispatch = (event: string) => {
@@ -147,8 +215,8 @@ export class CatalogTransport implements Transport {
       }
       if (data && type === "message" && this.deliver(JSON.parse(data))) answered = true;
     };
-    for await (const chunk of body) {
-      buffer += chunk;
+    for await (const chunk of this.decodedChunks(response)) {
+      buffer += utf8.decode(chunk, { stream: true });
       // A lone trailing \r may be half of a \r\n still on its way.
       const complete = buffer.endsWith("\r") ? buffer.length - 1 : buffer.length;
       const text = buffer.slice(0, complete).replace(/\r\n?/g, "\n");

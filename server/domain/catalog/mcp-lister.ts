@@ -9,11 +9,11 @@ import { isIP } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { Agent, type Dispatcher } from "undici";
+import { Agent } from "undici";
 import { z } from "zod";
 import { LIMITS } from "../../limits";
 import { blockedAddressReason } from "../sources/url-policy";
-import { CatalogTransport, NotJsonRpc } from "./catalog-transport";
+import { CatalogTransport, NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
 import { CheckFailure, fmt, fmtBytes } from "./failures";
 import { type PublishedTool, validateToolDefinition } from "./validate-tool";
 
@@ -49,11 +49,6 @@ const DEFAULT_LIMITS = {
 // loosely and every Tool is judged by validateToolDefinition.
 const LoosePage = z.object({ tools: z.unknown(), nextCursor: z.unknown().optional() }).passthrough();
 
-class ResponseTooLarge extends Error {
-  constructor(readonly measured: number) {
-    super("response too large");
-  }
-}
 class AddressBlocked extends Error {
   constructor(
     readonly address: string,
@@ -61,43 +56,6 @@ class AddressBlocked extends Error {
   ) {
     super(`address blocked: ${address}`);
   }
-}
-
-/**
- * Counts each response's bytes as they arrive and aborts one that passes `limit`. Done in
- * the dispatcher, not by piping the body through a web stream: a check reads up to 128
- * pages, and the stream hops cost more than the counting.
- */
-function limitResponseBytes(
-  limit: number,
-  onExceeded: (received: number) => void,
-): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (opts, handler) => {
-    let received = 0;
-    let abort: ((reason?: Error) => void) | undefined;
-    const counting = new Proxy(handler, {
-      get(target, property, receiver) {
-        if (property === "onConnect")
-          return (abortRequest: (reason?: Error) => void) => {
-            abort = abortRequest;
-            return target.onConnect?.(abortRequest);
-          };
-        if (property === "onData")
-          return (chunk: Buffer) => {
-            received += chunk.byteLength;
-            if (received > limit) {
-              onExceeded(received);
-              abort?.(new ResponseTooLarge(received));
-              return false;
-            }
-            return target.onData?.(chunk) ?? true;
-          };
-        const value = Reflect.get(target, property, receiver);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    return dispatch(opts, counting);
-  };
 }
 
 /** Connects through a resolver that refuses blocked addresses at connect time (no DNS-rebinding gap). */
@@ -167,24 +125,22 @@ export async function listMcpCatalog(
       );
   }
 
-  const dispatcher = guardedDispatcher(options.allowLinkLocal).compose(
-    limitResponseBytes(limits.responseBytes, (received) =>
-      fail(
-        new CheckFailure(
-          "CATALOG_RESPONSE_TOO_LARGE",
-          `One response from the server passed ${fmtBytes(limits.responseBytes)} (received ${fmtBytes(received)} before stopping); a remote response may be at most ${fmtBytes(limits.responseBytes)}.`,
-          { measured: received, limit: limits.responseBytes, unit: "bytes", page: progress.pages + 1 },
-        ),
-      ),
-    ),
-  );
+  const dispatcher = guardedDispatcher(options.allowLinkLocal);
+  const tooLarge = (received: number) =>
+    new CheckFailure(
+      "CATALOG_RESPONSE_TOO_LARGE",
+      `One response from the server passed ${fmtBytes(limits.responseBytes)} (received ${fmtBytes(received)} before stopping); a remote response may be at most ${fmtBytes(limits.responseBytes)}.`,
+      { measured: received, limit: limits.responseBytes, unit: "bytes", page: progress.pages + 1 },
+    );
   const transport = new CatalogTransport(new URL(options.url), {
     headers: options.headers,
     dispatcher,
     signal: controller.signal,
+    responseBytes: limits.responseBytes,
   });
   const client = new Client({ name: "quartermaster-catalog-check", version: "1" }, { capabilities: {} });
   client.onerror = (error) => {
+    if (error instanceof ResponseTooLarge) return fail(tooLarge(error.received));
     for (const e of causeChain(error)) {
       if (e instanceof AddressBlocked) {
         return fail(
@@ -321,6 +277,7 @@ export async function listMcpCatalog(
       progress,
       outerSignal: options.signal,
       connected,
+      tooLarge,
     });
   } finally {
     clearTimeout(timer);
@@ -341,10 +298,12 @@ function toCheckFailure(
     progress: ListProgress;
     outerSignal?: AbortSignal;
     connected: boolean;
+    tooLarge: (received: number) => CheckFailure;
   },
 ): unknown {
   if (error instanceof CheckFailure) return error;
   if (ctx.transportFailure) return ctx.transportFailure;
+  if (error instanceof ResponseTooLarge) return ctx.tooLarge(error.received);
   if (ctx.outerSignal?.aborted) return ctx.outerSignal.reason ?? error;
   const elapsed = Date.now() - ctx.started;
   const page = ctx.progress.pages + 1;
