@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
-import { claimSource, releaseSource } from "@/server/domain/catalog/lease";
-import { startScheduler } from "@/server/domain/catalog/scheduler";
+import { claimSource, LEASE_MS, releaseSource, runLeased } from "@/server/domain/catalog/lease";
+import { closeInterruptedChecks, startScheduler } from "@/server/domain/catalog/scheduler";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { paged, type RunningServer, simpleTool, startRawServer, startSdkServer } from "../helpers/mcp-servers";
@@ -128,4 +128,53 @@ describe("scheduled catalog checks", () => {
     expect(outcome).toMatchObject({ status: "succeeded", tools: 1 });
     expect(outcome.checkId).not.toBe(first.checkId);
   }, 20_000);
+
+  it("a check that outlives its first lease period keeps its Source: no other instance can claim it meanwhile", async () => {
+    const server = await startSdkServer({ catalog: () => [simpleTool("slow")] });
+    servers.push(server);
+    const { source } = await connectionTo(server.url);
+    const start = Date.now();
+    expect(await claimSource(source.id, new Date(start))).toBe(true);
+    const claimedByOther = await runLeased(
+      source.id,
+      async () => {
+        await new Promise((r) => setTimeout(r, 400)); // renewed every 50 ms meanwhile
+        // Another instance looks once the first lease period would have ended.
+        return claimSource(source.id, new Date(start + LEASE_MS + 100));
+      },
+      async () => null,
+      50,
+    );
+    expect(claimedByOther).toBe(false);
+    // Let go at the end: the Source can be claimed again at once.
+    expect(await claimSource(source.id)).toBe(true);
+    await releaseSource(source.id, null);
+  });
+
+  it("closes the checks of an instance that stopped, and never a check whose Source is still leased", async () => {
+    const server = await startSdkServer({ catalog: () => [simpleTool("x")] });
+    servers.push(server);
+    const alive = (await connectionTo(server.url)).source;
+    const dead = (await connectionTo(server.url)).source;
+    const db = await getDb();
+    const longAgo = new Date(Date.now() - 10 * 60_000);
+    const [running, orphaned] = await Promise.all(
+      [alive, dead].map((s) =>
+        db.catalogCheck.create({ data: { sourceId: s.id, trigger: "schedule", startedAt: longAgo } }),
+      ),
+    );
+    // A long check still running: its instance holds and renews the lease.
+    expect(await claimSource(alive.id)).toBe(true);
+    try {
+      expect(await closeInterruptedChecks()).toBe(1);
+      const after = await db.catalogCheck.findMany({ where: { id: { in: [running!.id, orphaned!.id] } } });
+      expect(Object.fromEntries(after.map((c) => [c.sourceId, c.status]))).toEqual({
+        [alive.id]: "running",
+        [dead.id]: "failed",
+      });
+      expect(after.find((c) => c.sourceId === dead.id)?.failureCode).toBe("CATALOG_CHECK_FAILED");
+    } finally {
+      await releaseSource(alive.id, null);
+    }
+  });
 });

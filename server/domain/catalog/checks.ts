@@ -7,7 +7,7 @@ import { ZChecksInput, ZSourceIdInput } from "../sources/schemas";
 import { parseInput } from "../validation";
 import { type CheckOutcome, runCatalogCheck } from "./check";
 import { storedFailure } from "./failures";
-import { claimSource, releaseSource } from "./lease";
+import { claimSource, runLeased } from "./lease";
 import { ZCheckChangesInput } from "./schemas";
 
 const CHECK_SELECT = {
@@ -80,13 +80,12 @@ export async function checkNow(actor: Actor, raw: { id: string }): Promise<Check
     targetId: id,
     targetLabel: source.name,
   });
-  const runClaimed = async () => {
-    try {
-      return await runCatalogCheck(id, "manual");
-    } finally {
-      await releaseSource(id, new Date(Date.now() + (source.checkIntervalSeconds ?? 3600) * 1000));
-    }
-  };
+  const runClaimed = () =>
+    runLeased(
+      id,
+      () => runCatalogCheck(id, "manual"),
+      async () => new Date(Date.now() + (source.checkIntervalSeconds ?? 3600) * 1000),
+    );
   if (await claimSource(id)) return runClaimed();
   const deadline = Date.now() + WAIT_FOR_RUNNING_MS;
   while (Date.now() < deadline) {

@@ -7,8 +7,13 @@ import { hostname } from "node:os";
 import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
 
-/** Long enough for the slowest legal check plus its commit. */
+/**
+ * How long a lease lasts unless renewed: how soon another instance takes over the Source
+ * of one that died. A running check renews it every LEASE_RENEW_MS, so a check that waits
+ * for a lock or commits slowly never outlives its lease.
+ */
 export const LEASE_MS = LIMITS.CHECK_WALL_CLOCK_MS.value * 4;
+export const LEASE_RENEW_MS = LEASE_MS / 4;
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
 /** Claims up to `limit` MCP Connections whose check is due. */
@@ -38,6 +43,34 @@ export async function claimSource(id: string, now = new Date()): Promise<boolean
     UPDATE source SET "leaseUntil" = ${until}, "leaseOwner" = ${INSTANCE_ID}
     WHERE id = ${id} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})`;
   return claimed === 1;
+}
+
+/**
+ * Runs `check` under a lease this instance holds, renewing it until the check ends, then
+ * lets go and schedules the Source's next check at what `next` says.
+ */
+export async function runLeased<T>(
+  id: string,
+  check: () => Promise<T>,
+  next: () => Promise<Date | null>,
+  renewEveryMs = LEASE_RENEW_MS,
+): Promise<T> {
+  const db = await getDb();
+  const renew = setInterval(() => {
+    db.source
+      .updateMany({
+        where: { id, leaseOwner: INSTANCE_ID },
+        data: { leaseUntil: new Date(Date.now() + LEASE_MS) },
+      })
+      .catch(() => {}); // the next renewal tries again; the lease has three more periods to run
+  }, renewEveryMs);
+  renew.unref();
+  try {
+    return await check();
+  } finally {
+    clearInterval(renew);
+    await releaseSource(id, await next());
+  }
 }
 
 /** Releases a lease and schedules the next check. */

@@ -9,7 +9,7 @@ import { log } from "../../log";
 import { sweepSilentHosts } from "../sources/tool-hosts";
 import { runCatalogCheck } from "./check";
 import { sweepDefinitions } from "./definitions";
-import { claimDueSources, LEASE_MS, releaseSource } from "./lease";
+import { claimDueSources, LEASE_RENEW_MS, runLeased } from "./lease";
 
 export interface Scheduler {
   /** Runs one round now (tests drive the scheduler with this instead of waiting). */
@@ -17,10 +17,20 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
+/**
+ * Marks failed the checks still "running" that nothing runs any more: a live check holds
+ * its Source's lease and renews it, so one whose Source has no live lease belonged to an
+ * instance that stopped. The catalog is untouched (nothing was published).
+ */
 export async function closeInterruptedChecks(now = new Date()): Promise<number> {
   const db = await getDb();
   const stale = await db.catalogCheck.updateMany({
-    where: { status: "running", startedAt: { lt: new Date(now.getTime() - LEASE_MS) } },
+    where: {
+      status: "running",
+      // A check's row is written just after its lease is taken; give that a moment.
+      startedAt: { lt: new Date(now.getTime() - LEASE_RENEW_MS) },
+      source: { OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+    },
     data: {
       status: "failed",
       finishedAt: now,
@@ -47,7 +57,18 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
     const done = (async () => {
       const db = await getDb();
       try {
-        const outcome = await runCatalogCheck(sourceId, "schedule", { signal: controller.signal });
+        const outcome = await runLeased(
+          sourceId,
+          () => runCatalogCheck(sourceId, "schedule", { signal: controller.signal }),
+          // Read after the check: the interval may have been edited while it ran.
+          async () => {
+            const source = await db.source.findUnique({
+              where: { id: sourceId },
+              select: { checkIntervalSeconds: true },
+            });
+            return source ? new Date(Date.now() + (source.checkIntervalSeconds ?? 3600) * 1000) : null;
+          },
+        );
         log.info(
           { sourceId, status: outcome.status, code: outcome.failure?.code, tools: outcome.tools },
           "scheduled catalog check",
@@ -55,11 +76,6 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
       } catch (error) {
         log.error({ err: error, sourceId }, "scheduled catalog check broke");
       } finally {
-        const source = await db.source.findUnique({ where: { id: sourceId }, select: { checkIntervalSeconds: true } });
-        if (source)
-          await releaseSource(sourceId, new Date(Date.now() + (source.checkIntervalSeconds ?? 3600) * 1000)).catch(
-            () => {},
-          );
         running.delete(sourceId);
       }
     })();
