@@ -31,6 +31,10 @@ describe("Connection URL policy", () => {
       "http://[::ffff:169.254.169.254]/",
       "http://metadata.google.internal/computeMetadata/v1",
       "http://100.100.100.200/",
+      "http://168.63.129.16/",
+      "http://192.0.0.192/",
+      "http://[64:ff9b::a9fe:a9fe]/",
+      "http://[64:ff9b::169.254.169.254]/",
       "http://0.0.0.0/",
     ]) {
       expect(() => checkConnectionUrl(url, refuse), url).toThrow(/may not reach it unless an admin allows/);
@@ -44,5 +48,7 @@ describe("Connection URL policy", () => {
     expect(blockedAddressReason("127.0.0.1")).toBeNull();
     expect(blockedAddressReason("192.168.1.10")).toBeNull();
     expect(blockedAddressReason("2001:db8::1")).toBeNull();
+    // NAT64 of an ordinary address is as reachable as the address itself.
+    expect(blockedAddressReason("64:ff9b::808:808")).toBeNull();
   });
 });

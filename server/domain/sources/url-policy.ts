@@ -8,6 +8,13 @@
 import { isIP } from "node:net";
 import { DomainError } from "../../errors";
 
+/** Metadata and host-agent endpoints outside 169.254.0.0/16. */
+const CLOUD_METADATA_V4: Record<string, string> = {
+  "100.100.100.200": "Alibaba Cloud",
+  "168.63.129.16": "Azure's host agent",
+  "192.0.0.192": "Oracle Cloud",
+};
+
 const BLOCKED_HOSTNAMES = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data"]);
 
 function ipv4ToInt(ip: string): number {
@@ -41,7 +48,8 @@ export function blockedAddressReason(ip: string): string | null {
   if (family === 4) {
     if (inV4(ip, "169.254.0.0/16")) return "link-local (169.254.0.0/16, where cloud metadata services live)";
     if (inV4(ip, "0.0.0.0/8")) return "the unspecified network 0.0.0.0/8";
-    if (ip === "100.100.100.200") return "a cloud metadata endpoint (100.100.100.200)";
+    const metadata = CLOUD_METADATA_V4[ip];
+    if (metadata) return `a cloud metadata endpoint (${ip}, ${metadata})`;
     return null;
   }
   if (family === 6) {
@@ -50,8 +58,11 @@ export function blockedAddressReason(ip: string): string | null {
     if ((g[0]! & 0xffc0) === 0xfe80) return "IPv6 link-local (fe80::/10)";
     if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x0254)
       return "a cloud metadata endpoint (fd00:ec2::254)";
-    // IPv4-mapped (::ffff:a.b.c.d) inherits the IPv4 rules.
-    if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {
+    // IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d, which a NAT64 gateway
+    // forwards to a.b.c.d) inherit the IPv4 rules.
+    const mapped = g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff;
+    const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
+    if (mapped || nat64) {
       return blockedAddressReason(`${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`);
     }
     return null;
