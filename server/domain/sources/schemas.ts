@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { LIMITS } from "../../limits";
 
+const NAME_CHARS = LIMITS.MCP_CONNECTION_NAME_CHARS.value;
+// Characters as people count them (code points): an emoji is one, not two UTF-16 units.
 const name = z
   .string()
   .trim()
   .min(1, "is required")
-  .max(LIMITS.MCP_CONNECTION_NAME_CHARS.value, `must be at most ${LIMITS.MCP_CONNECTION_NAME_CHARS.value} characters`);
+  .refine((v) => [...v].length <= NAME_CHARS, `must be at most ${NAME_CHARS} characters`);
 const description = z.string().trim().max(1000, "must be at most 1,000 characters");
 
 // RFC 9110 token characters; values may not carry line breaks (header injection).
