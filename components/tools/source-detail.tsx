@@ -91,16 +91,14 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
 
   const actions = canWrite && (
     <div className="flex flex-wrap items-center gap-2">
-      {isConnection && (
-        <Button
-          variant="secondary"
-          disabled={pause.isPending}
-          onClick={() => pause.mutate({ id: source.id, paused: !source.paused })}
-        >
-          {source.paused ? <Play className="size-4" aria-hidden /> : <Pause className="size-4" aria-hidden />}
-          {source.paused ? "Resume checks" : "Pause checks"}
-        </Button>
-      )}
+      <Button
+        variant="secondary"
+        disabled={pause.isPending}
+        onClick={() => pause.mutate({ id: source.id, paused: !source.paused })}
+      >
+        {source.paused ? <Play className="size-4" aria-hidden /> : <Pause className="size-4" aria-hidden />}
+        {`${source.paused ? "Resume" : "Pause"} ${isConnection ? "checks" : "registrations"}`}
+      </Button>
       {!isConnection && (
         <Button variant="secondary" onClick={() => setDialog("rotate")}>
           <KeyRound className="size-4" aria-hidden /> Rotate token
@@ -125,7 +123,7 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
           <span className="flex flex-wrap items-center gap-2">
             <span>{KIND_LABELS[source.kind]}</span>
             <SourceStateBadge source={source} testId="catalog-state" />
-            {source.paused && <PausedBadge />}
+            {source.paused && <PausedBadge kind={source.kind} />}
             {source.checking && !checkNow.running && <CheckingBadge />}
             {source.description && <span className="basis-full">{source.description}</span>}
           </span>

@@ -36,9 +36,13 @@ export function SourceStateBadge({ source, testId }: { source: StateFields; test
   );
 }
 
-export function PausedBadge() {
+export function PausedBadge({ kind }: { kind: "mcp_connection" | "sdk_tool_host" }) {
+  const why =
+    kind === "mcp_connection"
+      ? "Scheduled checks are paused; Check now still works."
+      : "Registrations are refused until it is resumed; heartbeats still count.";
   return (
-    <span title="Scheduled checks are paused; Check now still works." className="inline-flex">
+    <span title={why} className="inline-flex">
       <Badge>
         <PauseCircle className="size-3" aria-hidden /> Paused
       </Badge>

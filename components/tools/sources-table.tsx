@@ -42,7 +42,7 @@ export function SourcesTable({ sources }: { sources: SourceView[] }) {
             <Td>
               <div className="flex flex-wrap items-center gap-1">
                 <SourceStateBadge source={s} />
-                {s.paused && <PausedBadge />}
+                {s.paused && <PausedBadge kind={s.kind} />}
                 {s.checking && <CheckingBadge />}
               </div>
             </Td>

@@ -11,6 +11,7 @@ import { bearerToken } from "../tokens";
 
 const STATUS: Partial<Record<string, number>> = {
   REQUEST_BODY_TOO_LARGE: 413,
+  SOURCE_PAUSED: 409,
   CATALOG_MALFORMED_RESPONSE: 400,
 };
 
@@ -60,28 +61,35 @@ async function readJsonBody(req: Request, limit: number): Promise<unknown> {
   }
 }
 
-export async function handleRegistration(req: Request): Promise<Response> {
-  const host = await hostFrom(req);
-  if (host instanceof Response) return host;
-  try {
-    const body = await readJsonBody(req, LIMITS.SDK_REGISTRATION_BODY_BYTES.value);
-    const result = await registerTools(host, body);
-    return Response.json({
-      status: "registered",
-      tools: result.toolCount,
-      added: result.added,
-      removed: result.removed,
-      changed: result.changed,
-    });
-  } catch (e) {
-    if (e instanceof CheckFailure) return error(STATUS[e.code] ?? 422, e.code, e.message, e.details);
-    const requestId = randomUUID();
-    log.error({ err: e, requestId, sourceId: host.id }, "tool host registration failed");
-    return error(500, "INTERNAL", `Internal error (request ${requestId}).`);
-  }
+/** Whatever breaks, the host gets JSON it can log, never an HTML error page. */
+function jsonErrors(what: string, handler: (req: Request) => Promise<Response>) {
+  return async (req: Request): Promise<Response> => {
+    try {
+      return await handler(req);
+    } catch (e) {
+      if (e instanceof CheckFailure) return error(STATUS[e.code] ?? 422, e.code, e.message, e.details);
+      const requestId = randomUUID();
+      log.error({ err: e, requestId }, `tool host ${what} failed`);
+      return error(500, "INTERNAL", `Internal error (request ${requestId}).`);
+    }
+  };
 }
 
-export async function handleHeartbeat(req: Request): Promise<Response> {
+export const handleRegistration = jsonErrors("registration", async (req) => {
+  const host = await hostFrom(req);
+  if (host instanceof Response) return host;
+  const body = await readJsonBody(req, LIMITS.SDK_REGISTRATION_BODY_BYTES.value);
+  const result = await registerTools(host, body);
+  return Response.json({
+    status: "registered",
+    tools: result.toolCount,
+    added: result.added,
+    removed: result.removed,
+    changed: result.changed,
+  });
+});
+
+export const handleHeartbeat = jsonErrors("heartbeat", async (req) => {
   const host = await hostFrom(req);
   if (host instanceof Response) return host;
   const { silentAfter } = await heartbeat(host);
@@ -90,4 +98,24 @@ export async function handleHeartbeat(req: Request): Promise<Response> {
     silentAfter: silentAfter.toISOString(),
     heartbeatTimeoutSeconds: host.heartbeatTimeoutSeconds,
   });
+});
+
+const ENDPOINTS = "POST /api/v1/tool-hosts/registration (or PUT) and POST /api/v1/tool-hosts/heartbeat";
+
+/** Any other method on an endpoint: 405 with the methods it takes. */
+export function methodNotAllowed(allow: string) {
+  return async (req: Request): Promise<Response> => {
+    const res = error(405, "METHOD_NOT_ALLOWED", `${req.method} is not supported here; use ${allow}.`);
+    res.headers.set("allow", allow);
+    return res;
+  };
+}
+
+/** A path under /api/v1/tool-hosts/ that is not an endpoint. */
+export async function unknownEndpoint(req: Request): Promise<Response> {
+  return error(
+    404,
+    "NOT_FOUND",
+    `${new URL(req.url).pathname} is not an endpoint; the SDK Tool Host API has ${ENDPOINTS}.`,
+  );
 }

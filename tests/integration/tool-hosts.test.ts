@@ -138,4 +138,55 @@ describe("SDK Tool Host API", () => {
     expect(fresh).not.toBe(hostToken);
     expect((await register({ tools: [] })).status).toBe(401);
   });
+
+  it("accepts exactly 4,096 Tools in a body just under 4 MiB", async () => {
+    const { api, source, register } = await newHost();
+    const limit = LIMITS.SDK_REGISTRATION_BODY_BYTES.value;
+    const tool = (i: number, pad: number) => ({
+      name: `t${String(i).padStart(4, "0")}`,
+      description: "d".repeat(pad),
+      inputSchema: { type: "object" },
+    });
+    const bare = Buffer.byteLength(JSON.stringify({ tools: Array.from({ length: 4096 }, (_, i) => tool(i, 0)) }));
+    const pad = Math.floor((limit - 200 - bare) / 4096);
+    const body = JSON.stringify({ tools: Array.from({ length: 4096 }, (_, i) => tool(i, pad)) });
+    expect(Buffer.byteLength(body)).toBeGreaterThan(limit - 4096 - 200);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(limit);
+    const res = await register(null, body);
+    expect(res).toMatchObject({ status: 200, body: { status: "registered", tools: 4096, added: 4096 } });
+    expect((await api.sources.get({ id: source.id })).toolCount).toBe(4096);
+  }, 60_000);
+
+  it("brings a silent host's Tools back when it registers again", async () => {
+    const { api, source, register } = await newHost(15);
+    await register({ tools: [simpleTool("a"), simpleTool("b")] });
+    // (Other tests' hosts may fall silent in the same sweep.)
+    expect(await sweepSilentHosts(new Date(Date.now() + 16_000))).toContain(source.id);
+    expect((await api.sources.get({ id: source.id })).catalogState).toBe("host_silent");
+    expect((await register({ tools: [simpleTool("a"), simpleTool("c")] })).status).toBe(200);
+    expect((await api.sources.get({ id: source.id })).catalogState).toBe("ok");
+    const listed = await api.catalog.listTools({ sourceId: source.id });
+    expect(listed.items.map((t) => [t.nativeName, t.withdrawn])).toEqual([
+      ["a", false],
+      ["c", false],
+    ]);
+  });
+
+  it("refuses a paused host's registrations with 409 SOURCE_PAUSED, keeps its catalog, and still counts its heartbeats", async () => {
+    const { api, source, register, beat } = await newHost(15);
+    await register({ tools: [simpleTool("keep")] });
+    const before = await snapshot(source.id);
+    await api.sources.update({ id: source.id, paused: true });
+
+    const refused = await register({ tools: [simpleTool("other")] });
+    expect(refused).toMatchObject({ status: 409, body: { code: "SOURCE_PAUSED" } });
+    expect(String(refused.body.message)).toContain("paused");
+    expect(await snapshot(source.id)).toBe(before);
+    // A paused host is alive: its heartbeats keep its Tools from being withdrawn.
+    expect((await beat()).status).toBe(200);
+    expect(await sweepSilentHosts(new Date(Date.now() + 10_000))).not.toContain(source.id);
+
+    await api.sources.update({ id: source.id, paused: false });
+    expect(await register({ tools: [simpleTool("other")] })).toMatchObject({ status: 200, body: { added: 1 } });
+  });
 });

@@ -25,6 +25,7 @@ export const CHECK_FAILURE_CODES = {
   CATALOG_CHECK_FAILED: "Quartermaster itself failed while checking (see the server log).",
   TOO_MANY_TOOLS: "An SDK registration has more Tools than one Source may publish.",
   REQUEST_BODY_TOO_LARGE: "An SDK registration request body is too large.",
+  SOURCE_PAUSED: "An operator paused the SDK Tool Host; registrations are refused until it is resumed.",
 } as const;
 
 export type CheckFailureCode = keyof typeof CHECK_FAILURE_CODES;

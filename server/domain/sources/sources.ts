@@ -161,10 +161,11 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
         pausedAt: input.paused === undefined ? undefined : input.paused ? (before.pausedAt ?? new Date()) : null,
         // A new address or interval is worth checking right away.
         nextCheckAt:
-          url !== undefined ||
-          input.headers !== undefined ||
-          input.checkIntervalSeconds !== undefined ||
-          input.paused === false
+          isConnection &&
+          (url !== undefined ||
+            input.headers !== undefined ||
+            input.checkIntervalSeconds !== undefined ||
+            input.paused === false)
             ? new Date()
             : undefined,
       },

@@ -21,13 +21,15 @@ export interface ToolHost {
   name: string;
   heartbeatTimeoutSeconds: number;
   hostSilentSince: Date | null;
+  /** Paused by an operator: registrations are refused and the catalog stays as it is. */
+  pausedAt: Date | null;
 }
 
 export async function authenticateToolHost(token: string): Promise<ToolHost | null> {
   const db = await getDb();
   const row = await db.source.findUnique({
     where: { hostTokenHash: hashToken(token) },
-    select: { id: true, name: true, kind: true, heartbeatTimeoutSeconds: true, hostSilentSince: true },
+    select: { id: true, name: true, kind: true, heartbeatTimeoutSeconds: true, hostSilentSince: true, pausedAt: true },
   });
   if (row?.kind !== "sdk_tool_host") return null;
   return {
@@ -35,6 +37,7 @@ export async function authenticateToolHost(token: string): Promise<ToolHost | nu
     name: row.name,
     heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds ?? 120,
     hostSilentSince: row.hostSilentSince,
+    pausedAt: row.pausedAt,
   };
 }
 
@@ -103,6 +106,13 @@ async function restoreIfSilent(tx: Tx, host: ToolHost, at: Date): Promise<void> 
 }
 
 export async function registerTools(host: ToolHost, body: unknown) {
+  if (host.pausedAt) {
+    throw new CheckFailure(
+      "SOURCE_PAUSED",
+      "An operator paused this SDK Tool Host: its catalog stays as it is and registrations are refused until it is resumed. Heartbeats still count.",
+      { pausedAt: host.pausedAt.toISOString() },
+    );
+  }
   const db = await getDb();
   const at = new Date();
   let tools: PublishedTool[];

@@ -1,5 +1,7 @@
-import { handleHeartbeat } from "@/server/http/tool-host-api";
+import { handleHeartbeat, methodNotAllowed } from "@/server/http/tool-host-api";
 
 export const dynamic = "force-dynamic";
 
-export { handleHeartbeat as POST };
+const other = methodNotAllowed("POST");
+
+export { handleHeartbeat as POST, other as GET, other as PUT, other as DELETE, other as PATCH };

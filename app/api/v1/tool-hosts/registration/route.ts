@@ -1,5 +1,7 @@
-import { handleRegistration } from "@/server/http/tool-host-api";
+import { handleRegistration, methodNotAllowed } from "@/server/http/tool-host-api";
 
 export const dynamic = "force-dynamic";
 
-export { handleRegistration as PUT, handleRegistration as POST };
+const other = methodNotAllowed("POST, PUT");
+
+export { handleRegistration as PUT, handleRegistration as POST, other as GET, other as DELETE, other as PATCH };
