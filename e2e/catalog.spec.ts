@@ -72,18 +72,40 @@ test("a Tool with a reserved argument shows Schema unsupported with its reason",
 });
 
 test("a failing check shows its reason while the previous Tools remain listed", async ({ page }) => {
-  await page.goto("/tools/sources");
-  await page.getByRole("link", { name: "Team wiki (demo)" }).click();
-  await expect(page.getByTestId("catalog-state")).toContainText("Failing since");
-  const failure = page.getByTestId("last-failure");
-  await expect(failure).toContainText("CATALOG_HTTP_ERROR");
-  await expect(failure).toContainText("HTTP 404");
-  await expect(failure).toContainText("still active");
-  expect(await seriousA11yViolations(page)).toEqual([]);
+  // A server that serves its catalog until it breaks: HTTP 500 on page 2.
+  let broken = false;
+  const tools = Array.from({ length: 12 }, (_, i) => simpleTool(`wiki_page_${String(i).padStart(2, "0")}`));
+  const good = paged(tools, 5);
+  const flaky = await startRawServer((call) =>
+    broken && call.page === 2 ? { status: 500, body: "upstream exploded", contentType: "text/plain" } : good(call),
+  );
+  try {
+    const name = `Flaky wiki ${randomBytes(2).toString("hex")}`;
+    const created = await page.request.post("/api/trpc/sources.createMcpConnection", {
+      data: { json: { name, url: flaky.url } },
+    });
+    const { id } = (await created.json()).result.data.json;
+    const first = await page.request.post("/api/trpc/sources.checkNow", { data: { json: { id } } });
+    expect((await first.json()).result.data.json).toMatchObject({ status: "succeeded", tools: 12 });
 
-  await page.getByRole("link", { name: /View \d+ Tools in the catalog/ }).click();
-  await expect(page.getByTestId("catalog-row").first()).toBeVisible();
-  await expect(page.getByTestId("catalog-row").filter({ hasText: "echo" }).first()).toBeVisible();
+    broken = true;
+    await page.goto(`/tools/sources/${id}`);
+    await expect(page.getByTestId("catalog-state")).toContainText("OK");
+    await page.getByRole("button", { name: "Check now" }).click();
+    await expect(page.getByTestId("catalog-state")).toContainText("Failing since", { timeout: 30_000 });
+    const failure = page.getByTestId("last-failure");
+    await expect(failure).toContainText("CATALOG_HTTP_ERROR");
+    await expect(failure).toContainText("HTTP 500");
+    await expect(failure).toContainText("page 2");
+    await expect(failure).toContainText("still active");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole("link", { name: /View 12 Tools in the catalog/ }).click();
+    await expect(page.getByTestId("catalog-total")).toContainText("12");
+    await expect(page.getByTestId("catalog-row").filter({ hasText: "wiki_page_00" }).first()).toBeVisible();
+  } finally {
+    await flaky.close();
+  }
 });
 
 test("the catalog is virtualized: 20,000 Tools scroll, and a jump to the end shows the last ones at once", async ({

@@ -284,6 +284,15 @@ describe("a failing check keeps the previous catalog exactly", () => {
     expect(await snapshot(source.id)).toBe(before);
   });
 
+  it("a slow server that answers within 30 seconds passes", async () => {
+    // Three pages, 8 s each: 24 s of the 30 s the check may take.
+    const slow = paged(tools(12), 5);
+    const server = await track(startRawServer(async (call) => ({ ...slow(call), delayMs: 8_000 })));
+    const { api, source } = await connectionTo(server.url);
+    const outcome = await api.sources.checkNow({ id: source.id });
+    expect(outcome).toMatchObject({ status: "succeeded", pages: 3, tools: 12 });
+  }, 90_000);
+
   it("a check that runs past 30 seconds times out", async () => {
     const { api, source, before } = await withBaseline(({ page, cursor }) =>
       page === 3 ? { hang: true } : paged(tools(12), 5)({ cursor }),
