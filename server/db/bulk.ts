@@ -22,6 +22,15 @@ function recordsetValue(c: BulkColumn): string {
   return c.cast ? `${value}::"${c.cast}"` : value;
 }
 
+/** The pieces of an `INSERT … SELECT … FROM json_to_recordset` for callers that compose their own statement. */
+export function recordset(columns: BulkColumn[]) {
+  return {
+    names: columns.map((c) => `"${c.name}"`).join(", "),
+    values: columns.map(recordsetValue).join(", "),
+    fields: recordsetFields(columns),
+  };
+}
+
 export async function bulkInsert(
   tx: Tx,
   table: string,

@@ -29,7 +29,16 @@ describe("model compatibility in the catalog", () => {
       simpleTool("scalar", { inputSchema: { type: "string" } as never }),
     ]);
     const { api, source } = await connectionTo(server.url);
-    expect(await api.sources.checkNow({ id: source.id })).toMatchObject({ status: "succeeded", tools: 4 });
+    const outcome = await api.sources.checkNow({ id: source.id });
+    expect(outcome).toMatchObject({ status: "succeeded", tools: 4, added: 4 });
+    // Each new Tool is recorded as added, with its model-facing name or why it has none.
+    const added = await api.sources.checkChanges({ checkId: outcome.checkId });
+    expect(Object.fromEntries(added.items.map((c) => [c.nativeName, [c.kind, c.modelFacingName, c.detail]]))).toEqual({
+      fine: ["added", "fine", null],
+      nested_ok: ["added", "nested_ok", null],
+      reserved: ["added", null, "schema_unsupported"],
+      scalar: ["added", null, "input_not_object"],
+    });
 
     const all = await api.catalog.listTools({ sourceId: source.id });
     const byName = Object.fromEntries(all.items.map((t) => [t.nativeName, t]));

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { getDb } from "../../db";
-import { type BulkColumn, bulkInsert, bulkUpdate, deleteByIds } from "../../db/bulk";
+import { type BulkColumn, bulkInsert, bulkUpdate, deleteByIds, recordset } from "../../db/bulk";
 import type { Tx } from "../../db/types";
 import { sha256 } from "./canonical";
 import { evaluateCompatibility } from "./compatibility";
@@ -197,6 +197,8 @@ async function publishOnce(
 
   const at = meta.at.toISOString();
   const rows: Record<string, unknown>[] = [];
+  // New Tools, inserted with their "added" records in one statement.
+  const newRows: Record<string, unknown>[] = [];
   // Changed Tools that keep their model-facing name are updated in place: no delete, and no
   // key to check again. A Tool whose name changes is rewritten, after the deletes free names.
   const inPlace: Record<string, unknown>[] = [];
@@ -222,9 +224,8 @@ async function publishOnce(
         assignModelFacingName({ sourceId, sourceName: source.name, nativeName: tool.nativeName }, isTaken);
       assignedNow.add(modelFacingName);
     }
-    (old && old.modelFacingName === modelFacingName ? inPlace : rows).push({
+    const row = {
       id: old?.id ?? randomUUID(),
-      sourceId,
       nativeName: tool.nativeName,
       title: tool.title,
       description: tool.description,
@@ -234,11 +235,18 @@ async function publishOnce(
       compatibilityReason: compat.reason,
       modelFacingName,
       modelFacingBytes: modelFacingName ? modelFacingBytes(tool, modelFacingName) : 0,
-      firstSeenAt: (old?.firstSeenAt ?? meta.at).toISOString(),
+    };
+    if (!old) {
+      newRows.push(row); // written with its "added" record (insertAdded)
+      continue;
+    }
+    (old.modelFacingName === modelFacingName ? inPlace : rows).push({
+      ...row,
+      sourceId,
+      firstSeenAt: old.firstSeenAt.toISOString(),
       lastChangedAt: at,
     });
-    if (!old) change("added", tool.nativeName, modelFacingName, compat.state === "compatible" ? null : compat.state);
-    else if (old.compatibility === "compatible" && compat.state !== "compatible")
+    if (old.compatibility === "compatible" && compat.state !== "compatible")
       change("became_incompatible", tool.nativeName, old.modelFacingName, compat.state);
     else if (old.compatibility !== "compatible" && compat.state === "compatible")
       change("became_compatible", tool.nativeName, modelFacingName);
@@ -262,12 +270,45 @@ async function publishOnce(
   ]);
   await bulkUpdate(tx, "tool", TOOL_COLUMNS, inPlace);
   await bulkInsert(tx, "tool", TOOL_COLUMNS, rows);
+  await insertAdded(tx, newRows, { sourceId, sourceName: source.name, checkId: meta.checkId ?? null, at });
   await bulkInsert(tx, "catalog_change", CHANGE_COLUMNS, changes);
   await refreshSourceTotals(tx, sourceId);
   await tx.$executeRaw`
     UPDATE source SET "catalogFingerprint" = ${fingerprint}, "catalogVersion" = "catalogVersion" + 1
     WHERE id = ${sourceId}`;
   return { added: added.length, removed: removed.length, changed: changed.length, toolCount: tools.length };
+}
+
+// A new Tool's Source and first-seen time are the publication's: sent once, not per row.
+const SHARED = new Set(["sourceId", "firstSeenAt", "lastChangedAt"]);
+const FRESH_RECORDSET = recordset(TOOL_COLUMNS.filter((c) => !SHARED.has(c.name)));
+
+/**
+ * Inserts new Tools and records each as added, in one statement: the rows are sent and
+ * parsed once, and a first import of 4,096 Tools does not also ship 4,096 change records.
+ */
+async function insertAdded(
+  tx: Tx,
+  rows: Record<string, unknown>[],
+  meta: { sourceId: string; sourceName: string; checkId: string | null; at: string },
+): Promise<void> {
+  if (!rows.length) return;
+  const { names, values, fields } = FRESH_RECORDSET;
+  await tx.$executeRawUnsafe(
+    `WITH x AS MATERIALIZED (SELECT * FROM json_to_recordset($1::json) AS x(${fields})),
+     inserted AS (
+       INSERT INTO tool (${names}, "sourceId", "firstSeenAt", "lastChangedAt")
+       SELECT ${values}, $2, $5::timestamp(3), $5::timestamp(3) FROM x)
+     INSERT INTO catalog_change (id, "sourceId", "sourceName", "checkId", at, kind, "nativeName", "modelFacingName", detail)
+     SELECT gen_random_uuid()::text, $2, $3, $4, $5::timestamp(3), 'added', x."nativeName", x."modelFacingName",
+            CASE WHEN x.compatibility = 'compatible' THEN NULL ELSE x.compatibility END
+     FROM x`,
+    JSON.stringify(rows),
+    meta.sourceId,
+    meta.sourceName,
+    meta.checkId,
+    meta.at,
+  );
 }
 
 /** Identifies a catalog by its Tools' names and definitions, in any order. */
