@@ -201,7 +201,6 @@ export class CatalogTransport implements Transport {
   /** Server-Sent Events: `data:` lines up to a blank line make one message. Resolves to whether an answer came. */
   private async readEvents(response: Awaited<ReturnType<typeof request>>) {
     const utf8 = new TextDecoder();
-    let buffer = "";
     let answered = false;
     const dispatch = (event: string) => {
       let data: string | undefined;
@@ -215,17 +214,31 @@ export class CatalogTransport implements Transport {
       }
       if (data && type === "message" && this.deliver(JSON.parse(data))) answered = true;
     };
+    // Text since the last event boundary, in pieces: joined only once a piece brings a
+    // boundary, so a large event arriving in many chunks is copied once, not once per chunk.
+    let pieces: string[] = [];
+    let endsWithNewline = false;
+    let carry = ""; // a trailing \r may be half of a \r\n still on its way
+    const consume = (piece: string) => {
+      const boundary = piece.includes("\n\n") || (endsWithNewline && piece.startsWith("\n"));
+      pieces.push(piece);
+      if (piece) endsWithNewline = piece.endsWith("\n");
+      if (!boundary) return;
+      const events = pieces.join("").split("\n\n");
+      const rest = events.pop() ?? "";
+      for (const event of events) dispatch(event);
+      pieces = [rest];
+      endsWithNewline = rest.endsWith("\n");
+    };
     for await (const chunk of this.decodedChunks(response)) {
-      buffer += utf8.decode(chunk, { stream: true });
-      // A lone trailing \r may be half of a \r\n still on its way.
-      const complete = buffer.endsWith("\r") ? buffer.length - 1 : buffer.length;
-      const text = buffer.slice(0, complete).replace(/\r\n?/g, "\n");
-      const last = text.lastIndexOf("\n\n");
-      if (last < 0) continue;
-      for (const event of text.slice(0, last).split("\n\n")) dispatch(event);
-      buffer = text.slice(last + 2) + buffer.slice(complete);
+      let text = carry + utf8.decode(chunk, { stream: true });
+      carry = text.endsWith("\r") ? "\r" : "";
+      if (carry) text = text.slice(0, -1);
+      consume(text.replace(/\r\n?/g, "\n"));
     }
-    if (buffer.trim()) dispatch(buffer.replace(/\r\n?/g, "\n"));
+    consume(carry ? "\n" : "");
+    const rest = pieces.join("");
+    if (rest.trim()) dispatch(rest);
     return answered;
   }
 
