@@ -142,7 +142,6 @@ describe("scheduled catalog checks", () => {
         // Another instance looks once the first lease period would have ended.
         return claimSource(source.id, new Date(start + LEASE_MS + 100));
       },
-      async () => null,
       50,
     );
     expect(claimedByOther).toBe(false);

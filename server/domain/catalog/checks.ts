@@ -63,7 +63,7 @@ export async function checkNow(actor: Actor, raw: { id: string }): Promise<Check
   const db = await getDb();
   const source = await db.source.findUnique({
     where: { id },
-    select: { kind: true, name: true, checkIntervalSeconds: true },
+    select: { kind: true, name: true },
   });
   if (!source) throw notFound("Source");
   if (source.kind !== "mcp_connection") {
@@ -80,12 +80,7 @@ export async function checkNow(actor: Actor, raw: { id: string }): Promise<Check
     targetId: id,
     targetLabel: source.name,
   });
-  const runClaimed = () =>
-    runLeased(
-      id,
-      () => runCatalogCheck(id, "manual"),
-      async () => new Date(Date.now() + (source.checkIntervalSeconds ?? 3600) * 1000),
-    );
+  const runClaimed = () => runLeased(id, () => runCatalogCheck(id, "manual"));
   if (await claimSource(id)) return runClaimed();
   const deadline = Date.now() + WAIT_FOR_RUNNING_MS;
   while (Date.now() < deadline) {

@@ -6,6 +6,7 @@
 import { hostname } from "node:os";
 import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
+import { CHECK_INTERVALS } from "../sources/schemas";
 
 /**
  * How long a lease lasts unless renewed: how soon another instance takes over the Source
@@ -47,14 +48,10 @@ export async function claimSource(id: string, now = new Date()): Promise<boolean
 
 /**
  * Runs `check` under a lease this instance holds, renewing it until the check ends, then
- * lets go and schedules the Source's next check at what `next` says.
+ * lets go and schedules the Source's next check one interval later (the interval as it is
+ * then: an operator may have changed it meanwhile).
  */
-export async function runLeased<T>(
-  id: string,
-  check: () => Promise<T>,
-  next: () => Promise<Date | null>,
-  renewEveryMs = LEASE_RENEW_MS,
-): Promise<T> {
+export async function runLeased<T>(id: string, check: () => Promise<T>, renewEveryMs = LEASE_RENEW_MS): Promise<T> {
   const db = await getDb();
   const renew = setInterval(() => {
     db.source
@@ -69,7 +66,9 @@ export async function runLeased<T>(
     return await check();
   } finally {
     clearInterval(renew);
-    await releaseSource(id, await next());
+    const source = await db.source.findUnique({ where: { id }, select: { checkIntervalSeconds: true } });
+    const interval = source?.checkIntervalSeconds ?? CHECK_INTERVALS.default;
+    await releaseSource(id, source ? new Date(Date.now() + interval * 1000) : null);
   }
 }
 

@@ -55,19 +55,9 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
   async function runOne(sourceId: string) {
     const controller = new AbortController();
     const done = (async () => {
-      const db = await getDb();
       try {
-        const outcome = await runLeased(
-          sourceId,
-          () => runCatalogCheck(sourceId, "schedule", { signal: controller.signal }),
-          // Read after the check: the interval may have been edited while it ran.
-          async () => {
-            const source = await db.source.findUnique({
-              where: { id: sourceId },
-              select: { checkIntervalSeconds: true },
-            });
-            return source ? new Date(Date.now() + (source.checkIntervalSeconds ?? 3600) * 1000) : null;
-          },
+        const outcome = await runLeased(sourceId, () =>
+          runCatalogCheck(sourceId, "schedule", { signal: controller.signal }),
         );
         log.info(
           { sourceId, status: outcome.status, code: outcome.failure?.code, tools: outcome.tools },
