@@ -62,22 +62,24 @@ async function readJsonBody(req: Request, limit: number): Promise<unknown> {
 }
 
 /** Whatever breaks, the host gets JSON it can log, never an HTML error page. */
-function jsonErrors(what: string, handler: (req: Request) => Promise<Response>) {
+function jsonErrors(what: string, handler: (req: Request, host: ToolHost) => Promise<Response>) {
   return async (req: Request): Promise<Response> => {
+    let host: ToolHost | Response | undefined;
     try {
-      return await handler(req);
+      host = await hostFrom(req);
+      if (host instanceof Response) return host;
+      return await handler(req, host);
     } catch (e) {
       if (e instanceof CheckFailure) return error(STATUS[e.code] ?? 422, e.code, e.message, e.details);
       const requestId = randomUUID();
-      log.error({ err: e, requestId }, `tool host ${what} failed`);
+      const sourceId = host && !(host instanceof Response) ? host.id : undefined;
+      log.error({ err: e, requestId, sourceId }, `tool host ${what} failed`);
       return error(500, "INTERNAL", `Internal error (request ${requestId}).`);
     }
   };
 }
 
-export const handleRegistration = jsonErrors("registration", async (req) => {
-  const host = await hostFrom(req);
-  if (host instanceof Response) return host;
+export const handleRegistration = jsonErrors("registration", async (req, host) => {
   const body = await readJsonBody(req, LIMITS.SDK_REGISTRATION_BODY_BYTES.value);
   const result = await registerTools(host, body);
   return Response.json({
@@ -89,9 +91,7 @@ export const handleRegistration = jsonErrors("registration", async (req) => {
   });
 });
 
-export const handleHeartbeat = jsonErrors("heartbeat", async (req) => {
-  const host = await hostFrom(req);
-  if (host instanceof Response) return host;
+export const handleHeartbeat = jsonErrors("heartbeat", async (_req, host) => {
   const { silentAfter } = await heartbeat(host);
   return Response.json({
     status: "ok",
