@@ -39,7 +39,7 @@ export const LIMITS = {
 
   // ── Tool Calls ──
   CALL_TOP_LEVEL_ARGUMENTS: setting(256, "top-level properties of Tool Call arguments"),
-  REMOTE_RESPONSE_BYTES: setting(4 * MiB, "one response from a remote server, decompressed"),
+  REMOTE_RESPONSE_BYTES: setting(4 * MiB, "one remote response as received, counted after decompression"),
   TOOL_RESULT_BYTES: setting(2 * MiB, "an accepted Tool Result"),
   TOOL_RESULT_TEXT_BLOCKS: setting(32, "text blocks in a Tool Result"),
   TOOL_RESULT_TEXT_BLOCK_CHARS: setting(1_048_576, "characters in one Tool Result text block"),
