@@ -9,9 +9,9 @@ import { getDb } from "../../db";
 import { type BulkColumn, bulkInsert, bulkUpdate, deleteByIds, recordset } from "../../db/bulk";
 import type { Tx } from "../../db/types";
 import { sha256 } from "./canonical";
-import { evaluateCompatibility } from "./compatibility";
+import { type Compatibility, evaluateCompatibility } from "./compatibility";
 import { writeDefinitions } from "./definitions";
-import { assignModelFacingName, baseModelFacingName, modelFacingNameCandidates } from "./model-facing-name";
+import { NameAllocator } from "./name-allocator";
 import { modelFacingBytes, type PublishedTool } from "./validate-tool";
 
 export interface PublishMeta {
@@ -158,42 +158,14 @@ async function publishOnce(
   for (const e of evaluated)
     if (e.old?.modelFacingName && e.compat.state !== "compatible") freed.add(e.old.modelFacingName);
 
-  const needNames = evaluated.filter((e) => e.compat.state === "compatible" && !e.old?.modelFacingName);
   const kept = new Set(
     evaluated
       .filter((e) => e.compat.state === "compatible" && e.old?.modelFacingName)
       .map((e) => e.old?.modelFacingName as string),
   );
-  const takenInDb = new Set<string>();
-  const probed = new Set<string>();
-  const probe = async (names: string[]) => {
-    const fresh = [...new Set(names)].filter((n) => !probed.has(n));
-    for (const n of fresh) probed.add(n);
-    if (!fresh.length) return;
-    const rows = await tx.$queryRawUnsafe<{ n: string }[]>(
-      `SELECT "modelFacingName" AS n FROM tool WHERE "modelFacingName" = ANY($1::text[])`,
-      fresh,
-    );
-    for (const r of rows) takenInDb.add(r.n);
-  };
-  const tools0 = (e: (typeof needNames)[number]) => ({
-    sourceId,
-    sourceName: source.name,
-    nativeName: e.tool.nativeName,
-  });
-  // Most new Tools get their native name; only those whose name is taken need their other candidates looked up.
-  const bases = needNames.map((e) => baseModelFacingName(e.tool.nativeName));
-  await probe(bases);
-  const seen = new Map<string, number>();
-  for (const b of bases) seen.set(b, (seen.get(b) ?? 0) + 1);
-  const contested = needNames.filter((_, i) => {
-    const b = bases[i] as string;
-    return takenInDb.has(b) || kept.has(b) || (seen.get(b) ?? 0) > 1;
-  });
-  await probe(contested.flatMap((e) => modelFacingNameCandidates(tools0(e))));
-  const assignedNow = new Set<string>();
-  const isTaken = (name: string) =>
-    assignedNow.has(name) || kept.has(name) || (takenInDb.has(name) && !freed.has(name));
+  const needNames = evaluated.filter((e) => e.compat.state === "compatible" && !e.old?.modelFacingName);
+  const names = await new NameAllocator(tx, source, { kept, freed }).assign(needNames.map((e) => e.tool));
+  const newNames = new Map(needNames.map((e, i) => [e.tool.nativeName, names[i] as string]));
 
   const at = meta.at.toISOString();
   const rows: Record<string, unknown>[] = [];
@@ -217,25 +189,9 @@ async function publishOnce(
     });
 
   for (const { tool, compat, old } of evaluated) {
-    let modelFacingName: string | null = null;
-    if (compat.state === "compatible") {
-      modelFacingName =
-        old?.modelFacingName ??
-        assignModelFacingName({ sourceId, sourceName: source.name, nativeName: tool.nativeName }, isTaken);
-      assignedNow.add(modelFacingName);
-    }
-    const row = {
-      id: old?.id ?? randomUUID(),
-      nativeName: tool.nativeName,
-      title: tool.title,
-      description: tool.description,
-      definitionBytes: tool.definitionBytes,
-      definitionHash: tool.definitionHash,
-      compatibility: compat.state,
-      compatibilityReason: compat.reason,
-      modelFacingName,
-      modelFacingBytes: modelFacingName ? modelFacingBytes(tool, modelFacingName) : 0,
-    };
+    const modelFacingName =
+      compat.state === "compatible" ? (old?.modelFacingName ?? newNames.get(tool.nativeName) ?? null) : null;
+    const row = toolRow(tool, compat, modelFacingName, old?.id);
     if (!old) {
       newRows.push(row); // written with its "added" record (insertAdded)
       continue;
@@ -277,6 +233,27 @@ async function publishOnce(
     UPDATE source SET "catalogFingerprint" = ${fingerprint}, "catalogVersion" = "catalogVersion" + 1
     WHERE id = ${sourceId}`;
   return { added: added.length, removed: removed.length, changed: changed.length, toolCount: tools.length };
+}
+
+/** A Tool's row as publication writes it, but for its Source and times. */
+function toolRow(
+  tool: PublishedTool,
+  compat: Compatibility,
+  modelFacingName: string | null,
+  id: string = randomUUID(),
+): Record<string, unknown> {
+  return {
+    id,
+    nativeName: tool.nativeName,
+    title: tool.title,
+    description: tool.description,
+    definitionBytes: tool.definitionBytes,
+    definitionHash: tool.definitionHash,
+    compatibility: compat.state,
+    compatibilityReason: compat.reason,
+    modelFacingName,
+    modelFacingBytes: modelFacingName ? modelFacingBytes(tool, modelFacingName) : 0,
+  };
 }
 
 // A new Tool's Source and first-seen time are the publication's: sent once, not per row.
