@@ -20,6 +20,8 @@ export async function signIn(page: Page, creds = demoAdmin()) {
 
 /** Runs axe in the page; returns the violations of serious or critical impact. */
 export async function seriousA11yViolations(page: Page) {
+  // After a client-side navigation Next streams the new page's <title> in a moment later.
+  await expect(page).toHaveTitle(/\S/);
   await page.addScriptTag({ content: AXE });
   const violations = await page.evaluate(async () => {
     // @ts-expect-error injected above
