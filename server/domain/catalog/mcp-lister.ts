@@ -3,18 +3,17 @@
  * catalog-check limit while the pages stream in: a check that breaks one stops at once
  * and throws CheckFailure, abandoning the one page it had already asked for.
  */
-import { lookup as dnsLookup } from "node:dns";
 import { setMaxListeners } from "node:events";
 import { isIP } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { Agent } from "undici";
 import { z } from "zod";
 import { LIMITS } from "../../limits";
 import { blockedAddressReason } from "../sources/url-policy";
 import { CatalogTransport, NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
 import { CheckFailure, fmt, fmtBytes } from "./failures";
+import { AddressBlocked, causeChain, guardedDispatcher } from "./guarded-dispatcher";
 import { type PublishedTool, validateToolDefinition } from "./validate-tool";
 
 export interface ListProgress {
@@ -48,50 +47,6 @@ const DEFAULT_LIMITS = {
 // model cannot take; such a Tool belongs in the catalog, marked, so pages are read
 // loosely and every Tool is judged by validateToolDefinition.
 const LoosePage = z.object({ tools: z.unknown(), nextCursor: z.unknown().optional() }).passthrough();
-
-class AddressBlocked extends Error {
-  constructor(
-    readonly address: string,
-    readonly reason: string,
-  ) {
-    super(`address blocked: ${address}`);
-  }
-}
-
-/** Connects through a resolver that refuses blocked addresses at connect time (no DNS-rebinding gap). */
-function guardedDispatcher(allowLinkLocal: boolean): Agent {
-  return new Agent({
-    connect: {
-      lookup(hostname, options, callback) {
-        dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-          if (error) return callback(error, "", 0);
-          const list = addresses as unknown as { address: string; family: number }[];
-          if (!allowLinkLocal) {
-            for (const a of list) {
-              const reason = blockedAddressReason(a.address);
-              if (reason) return callback(new AddressBlocked(a.address, reason), "", 0);
-            }
-          }
-          if ((options as { all?: boolean }).all)
-            return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-          const first = list[0];
-          if (!first) return callback(new Error(`no address for ${hostname}`), "", 0);
-          callback(null, first.address, first.family);
-        });
-      },
-    },
-  });
-}
-
-function causeChain(error: unknown): unknown[] {
-  const chain: unknown[] = [];
-  let current: unknown = error;
-  while (current && chain.length < 6) {
-    chain.push(current);
-    current = (current as { cause?: unknown }).cause;
-  }
-  return chain;
-}
 
 export async function listMcpCatalog(
   options: ListOptions,

@@ -1,0 +1,53 @@
+/**
+ * Outbound connections to a Source's server: every address a hostname resolves to is
+ * checked against the network policy when the connection is made, so a name that
+ * resolves to a metadata address later (DNS rebinding) is refused too.
+ */
+import { lookup as dnsLookup } from "node:dns";
+import { Agent } from "undici";
+import { blockedAddressReason } from "../sources/url-policy";
+
+export class AddressBlocked extends Error {
+  constructor(
+    readonly address: string,
+    readonly reason: string,
+  ) {
+    super(`address blocked: ${address}`);
+  }
+}
+
+/** Connects through a resolver that refuses blocked addresses at connect time (no DNS-rebinding gap). */
+export function guardedDispatcher(allowLinkLocal: boolean): Agent {
+  return new Agent({
+    connect: {
+      lookup(hostname, options, callback) {
+        dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+          if (error) return callback(error, "", 0);
+          const list = addresses as unknown as { address: string; family: number }[];
+          if (!allowLinkLocal) {
+            for (const a of list) {
+              const reason = blockedAddressReason(a.address);
+              if (reason) return callback(new AddressBlocked(a.address, reason), "", 0);
+            }
+          }
+          if ((options as { all?: boolean }).all)
+            return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+          const first = list[0];
+          if (!first) return callback(new Error(`no address for ${hostname}`), "", 0);
+          callback(null, first.address, first.family);
+        });
+      },
+    },
+  });
+}
+
+/** An error and its causes, outermost first (SDK errors wrap the transport's). */
+export function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  while (current && chain.length < 6) {
+    chain.push(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
