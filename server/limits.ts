@@ -45,6 +45,12 @@ export const LIMITS = {
   TOOL_RESULT_TEXT_BLOCK_CHARS: setting(1_048_576, "characters in one Tool Result text block"),
   SDK_RESULT_SUBMISSION_BYTES: setting(4 * MiB, "one SDK Tool Result submission"),
   SDK_RESULT_OUTPUT_CHARS: setting(1_048_576, "an SDK Tool Result's output as the model reads it"),
+  // Not in the spec's table: without it a Source that never answers would hold the agent's request open.
+  TOOL_CALL_MS: setting(60_000, "one proxied Tool Call, from connecting to the Source to its answer"),
+
+  // ── /mcp ──
+  MCP_TOOLS_PAGE: setting(500, "Tools in one page of /mcp tools/list"),
+  MCP_REQUEST_BODY_BYTES: setting(4 * MiB, "one request body sent to /mcp"),
 
   // ── Agent Identities ──
   IDENTITY_BUDGET_BYTES: setting(4 * MiB, "model-facing Tool definitions plus instructions of one Agent Identity"),

@@ -16,6 +16,11 @@ export function baseUrl(): string {
   return env.QM_BASE_URL ?? `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
 }
 
+/** Origins the console is served from: a browser request from anywhere else is not ours. */
+export function trustedOrigins(): string[] {
+  return [baseUrl(), `http://127.0.0.1:${env.PORT}`, `http://localhost:${env.PORT}`].map((u) => new URL(u).origin);
+}
+
 async function createAuth() {
   const db = await getDb();
   return betterAuth({
@@ -24,7 +29,7 @@ async function createAuth() {
     secret: installationSecret(),
     database: prismaAdapter(db, { provider: "postgresql" }),
     telemetry: { enabled: false },
-    trustedOrigins: [baseUrl(), `http://127.0.0.1:${env.PORT}`, `http://localhost:${env.PORT}`],
+    trustedOrigins: trustedOrigins(),
     emailAndPassword: {
       enabled: true,
       disableSignUp: true,

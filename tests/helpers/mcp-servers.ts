@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 export interface RunningServer {
   url: string;
@@ -48,6 +48,8 @@ export async function startSdkServer(options: {
    * (and a progress notification before each page), instead of stateless JSON.
    */
   sessions?: boolean;
+  /** Answers tools/call; the result is sent as it is, limits or not. */
+  onCall?: (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
 }): Promise<RunningServer> {
   const pageSize = options.pageSize ?? 100;
   const requests: RunningServer["requests"] = [];
@@ -63,6 +65,11 @@ export async function startSdkServer(options: {
       const next = start + pageSize < all.length ? String(start + pageSize) : undefined;
       return { tools: page as never, ...(next ? { nextCursor: next } : {}) };
     });
+    const onCall = options.onCall;
+    if (onCall)
+      mcp.setRequestHandler(CallToolRequestSchema, async (request) =>
+        onCall(request.params.name, request.params.arguments ?? {}),
+      );
     return mcp;
   };
   const { server, url } = await listen(async (req, res) => {

@@ -62,8 +62,8 @@ describe("model compatibility in the catalog", () => {
   });
 
   it("gives distinct, stable model-facing names when two Sources publish the same native name", async () => {
-    const a = await serve(() => [simpleTool("search"), simpleTool("only_a")]);
-    let bCatalog = [simpleTool("search")];
+    const a = await serve(() => [simpleTool("lookup"), simpleTool("only_a")]);
+    let bCatalog = [simpleTool("lookup")];
     const b = await serve(() => bCatalog);
     const first = await connectionTo(a.url, { name: "Alpha Docs" });
     const second = await connectionTo(b.url, { name: "Beta Tickets" });
@@ -71,16 +71,16 @@ describe("model compatibility in the catalog", () => {
     await second.api.sources.checkNow({ id: second.source.id });
 
     const names = async () => {
-      const rows = (await first.api.catalog.listTools({ search: "search" })).items.filter(
-        (t) => t.nativeName === "search",
+      const rows = (await first.api.catalog.listTools({ search: "lookup" })).items.filter(
+        (t) => t.nativeName === "lookup",
       );
       return Object.fromEntries(rows.map((t) => [t.sourceName, t.modelFacingName]));
     };
     const initial = await names();
-    expect(initial).toEqual({ "Alpha Docs": "search", "Beta Tickets": "beta_tickets_search" });
+    expect(initial).toEqual({ "Alpha Docs": "lookup", "Beta Tickets": "beta_tickets_lookup" });
 
     // Re-checks, a description change and the other Source's churn leave names alone.
-    bCatalog = [simpleTool("search", { description: "Searches tickets, now faster." }), simpleTool("extra")];
+    bCatalog = [simpleTool("lookup", { description: "Searches tickets, now faster." }), simpleTool("extra")];
     await second.api.sources.checkNow({ id: second.source.id });
     await first.api.sources.checkNow({ id: first.source.id });
     expect(await names()).toEqual(initial);

@@ -1,10 +1,12 @@
 /**
  * Gives newly published Compatible Tools their model-facing names inside a publication's
  * transaction: unique across the catalog, derived from the native name, deterministic
- * for the same inputs and the same taken names. One query learns which base names are
- * taken; only Tools whose base is contested have their other candidates looked up.
+ * for the same inputs and the same taken names; /mcp's built-in tool names are always
+ * taken. One query learns which base names are taken; only Tools whose base is contested
+ * have their other candidates looked up.
  */
 import type { Tx } from "../../db/types";
+import { BUILT_IN_TOOL_NAMES } from "../agent-tools/built-ins";
 import { assignModelFacingName, baseModelFacingName, modelFacingNameCandidates } from "./model-facing-name";
 
 export interface NameRequest {
@@ -27,7 +29,10 @@ export class NameAllocator {
   ) {}
 
   private isTaken = (name: string) =>
-    this.assigned.has(name) || this.held.kept.has(name) || (this.takenInDb.has(name) && !this.held.freed.has(name));
+    BUILT_IN_TOOL_NAMES.has(name) ||
+    this.assigned.has(name) ||
+    this.held.kept.has(name) ||
+    (this.takenInDb.has(name) && !this.held.freed.has(name));
 
   private async probe(names: string[]): Promise<void> {
     const fresh = [...new Set(names)].filter((n) => !this.probed.has(n));

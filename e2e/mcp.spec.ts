@@ -1,0 +1,76 @@
+import { randomBytes } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Page } from "@playwright/test";
+import { type RunningServer, simpleTool, startSdkServer } from "../tests/helpers/mcp-servers";
+import { expect, test } from "./fixtures";
+
+let server: RunningServer;
+test.beforeAll(async () => {
+  server = await startSdkServer({
+    catalog: () => [simpleTool("lookup_order", { description: "Look up an order by its number." })],
+    onCall: (name, args) => ({ content: [{ type: "text", text: `${name} found ${String(args.query)}` }] }),
+  });
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function trpc(page: Page, procedure: string, input: unknown) {
+  const res = await page.request.post(`/api/trpc/${procedure}`, { data: { json: input } });
+  expect(res.status(), `${procedure}: ${await res.text()}`).toBe(200);
+  return (await res.json()).result.data.json;
+}
+
+test("an operator creates an agent token in the console, and an agent uses it at /mcp to find and call its Tools", async ({
+  page,
+  baseURL,
+}) => {
+  const source = await trpc(page, "sources.createMcpConnection", {
+    name: `Orders ${randomBytes(2).toString("hex")}`,
+    url: server.url,
+  });
+  expect((await trpc(page, "sources.checkNow", { id: source.id })).status).toBe("succeeded");
+  const identity = await trpc(page, "identities.create", { name: `mcp-e2e-${randomBytes(2).toString("hex")}` });
+  await trpc(page, "identities.assignSource", { identityId: identity.id, sourceId: source.id });
+
+  await page.goto(`/agents/${identity.id}?tab=tokens`);
+  await page.getByRole("button", { name: "Create token" }).first().click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name").fill("e2e agent");
+  await dialog.getByRole("button", { name: "Create token" }).click();
+  const token = ((await dialog.getByTestId("secret-value").textContent()) ?? "").trim();
+  expect(token).toMatch(/^qm_agent_/);
+  await expect(dialog).toContainText(`${baseURL}/mcp`);
+
+  // The request the dialog's example makes, as an agent's client would send it.
+  const listed = await fetch(`${baseURL}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  expect(listed.status).toBe(200);
+  const names = ((await listed.json()).result.tools as { name: string }[]).map((t) => t.name);
+  expect(names).toEqual(["find_tools", "lookup_order"]);
+
+  const client = new Client({ name: "e2e-agent", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseURL}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  try {
+    const found = await client.callTool({ name: "find_tools", arguments: { query: "order" } });
+    expect((found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
+      "lookup_order",
+    ]);
+    const called = await client.callTool({ name: "lookup_order", arguments: { query: "A-1001" } });
+    expect(called.content).toEqual([{ type: "text", text: "lookup_order found A-1001" }]);
+  } finally {
+    await client.close();
+  }
+});

@@ -1,0 +1,30 @@
+/**
+ * Why a proxied Tool Call failed. A failed call reaches the agent as a Tool Result with
+ * isError set and the code in front of a message it can act on; the model reads it and
+ * may try something else, instead of the whole request failing.
+ */
+export const TOOL_CALL_FAILURE_CODES = {
+  TOOL_CALL_TIMEOUT: "The Source did not answer within the time one Tool Call may take.",
+  SOURCE_UNREACHABLE: "The Source's server could not be reached or answered with an HTTP error.",
+  SOURCE_ADDRESS_BLOCKED: "The Source's address is refused by the network policy.",
+  REMOTE_RESPONSE_TOO_LARGE: "One response from the Source was larger than a remote response may be.",
+  TOOL_RESULT_TOO_LARGE: "The Tool Result was larger than an accepted Tool Result may be.",
+  TOOL_RESULT_TOO_MANY_TEXT_BLOCKS: "The Tool Result had more text blocks than are accepted.",
+  TOOL_RESULT_TEXT_TOO_LONG: "One text block of the Tool Result was longer than accepted.",
+  TOOL_RESULT_MALFORMED: "The Source's answer was not a Tool Result.",
+  SOURCE_CALL_ERROR: "The Source refused the call (a JSON-RPC error).",
+  TOOL_HOST_CALLS_UNAVAILABLE: "Calls to SDK Tool Host Tools are not delivered yet.",
+} as const;
+
+export type ToolCallFailureCode = keyof typeof TOOL_CALL_FAILURE_CODES;
+
+export class ToolCallFailure extends Error {
+  override readonly name = "ToolCallFailure";
+  constructor(
+    readonly code: ToolCallFailureCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * DomainError → JSON-RPC error for /mcp. The Quartermaster code travels in `data.code`
+ * and leads the message, so an agent (or the person reading its log) sees which state
+ * refused it; unexpected failures are logged and answered without their internals.
+ */
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { DomainError } from "../errors";
+import { log } from "../log";
+
+const JSON_RPC_CODE: Partial<Record<DomainError["code"], number>> = {
+  INVALID_INPUT: ErrorCode.InvalidParams,
+  NOT_FOUND: ErrorCode.InvalidParams,
+};
+
+/** A JSON-RPC error code for a refusal that is neither the caller's input nor a crash. */
+export const REFUSED = -32000;
+
+export function toMcpError(error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  if (error instanceof DomainError) {
+    return new McpError(JSON_RPC_CODE[error.code] ?? REFUSED, `${error.code}: ${error.message}`, {
+      code: error.code,
+      ...error.details,
+    });
+  }
+  log.error({ err: error }, "/mcp request broke");
+  return new McpError(ErrorCode.InternalError, "Unexpected failure; the server log has details.");
+}
+
+/** A JSON-RPC error answered before any MCP exchange (authentication, origin). */
+export function jsonRpcErrorResponse(
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: REFUSED, message: `${code}: ${message}`, data: { code } }, id: null },
+    { status, headers },
+  );
+}

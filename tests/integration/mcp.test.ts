@@ -1,0 +1,258 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "@/server/limits";
+import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
+import { connectionTo, operator } from "../helpers/catalog";
+import { withTestDatabase } from "../helpers/db";
+import { hostWith, toolsOfModelBytes } from "../helpers/hosts";
+import { type RunningServer, simpleTool, startSdkServer, type ToolDef } from "../helpers/mcp-servers";
+import { serveHandler } from "../helpers/web-handler";
+
+withTestDatabase();
+const closers: (() => Promise<void>)[] = [];
+let mcpUrl = "";
+beforeAll(async () => {
+  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther, DELETE: handleMcpOther }, "/mcp");
+  mcpUrl = served.url;
+  closers.push(served.close);
+});
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+type OnCall = (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
+async function source(tools: ToolDef[], onCall: OnCall, name?: string) {
+  const server: RunningServer = await startSdkServer({ catalog: () => tools, onCall });
+  closers.push(server.close);
+  const { api, source } = await connectionTo(server.url, { name });
+  expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+  return { api, source, server };
+}
+
+let k = 0;
+/** An identity holding the given Sources, and an agent token for it. */
+async function agentFor(sourceIds: string[]) {
+  const api = await operator();
+  const identity = await api.identities.create({ name: `mcp-agent-${++k}-${Date.now()}` });
+  for (const sourceId of sourceIds) await api.identities.assignSource({ identityId: identity.id, sourceId });
+  const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "test" });
+  return { api, identity, token };
+}
+
+async function connect(token: string) {
+  const client = new Client({ name: "test-agent", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(mcpUrl), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  closers.push(() => client.close());
+  return client;
+}
+
+const echo: OnCall = (name, args) => ({ content: [{ type: "text", text: `${name}:${JSON.stringify(args)}` }] });
+const texts = (result: unknown) => ((result as CallToolResult).content as { text: string }[]).map((c) => c.text);
+
+describe("/mcp", () => {
+  it("offers an agent its identity's Compatible Tools under their model-facing names and runs each call on its own Source", async () => {
+    const a = await source(
+      [simpleTool("lookup"), simpleTool("bad", { inputSchema: { type: "object", properties: { __x: {} } } })],
+      echo,
+    );
+    // A second Source publishing the same native name: its Tool gets another model-facing name.
+    const b = await source([simpleTool("lookup")], (name, args) => ({
+      content: [{ type: "text", text: `from b: ${name} ${JSON.stringify(args)}` }],
+    }));
+    const { token } = await agentFor([a.source.id, b.source.id]);
+    const client = await connect(token);
+
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names[0]).toBe("find_tools");
+    expect(names).toHaveLength(3);
+    expect(names).toContain("lookup");
+    const other = names.find((n) => n !== "lookup" && n !== "find_tools") as string;
+    expect(other).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(names).not.toContain("bad"); // Schema unsupported: never offered
+    expect(tools.find((t) => t.name === "lookup")).toMatchObject({
+      description: "Does lookup.",
+      inputSchema: simpleTool("lookup").inputSchema,
+    });
+
+    expect(texts(await client.callTool({ name: "lookup", arguments: { query: "q1" } }))).toEqual([
+      'lookup:{"query":"q1"}',
+    ]);
+    // The Source is called under its own native name, whatever name the agent used.
+    expect(texts(await client.callTool({ name: other, arguments: { query: "q2" } }))).toEqual([
+      'from b: lookup {"query":"q2"}',
+    ]);
+  });
+
+  it("find_tools searches only the agent's own Tools, by name and description, with the exact names to call", async () => {
+    const held = await source(
+      [
+        simpleTool("create_invoice", { description: "Create a draft invoice for a customer." }),
+        simpleTool("void_invoice", { description: "Void an invoice that was sent by mistake." }),
+        simpleTool("list_orders", { description: "List a customer's orders." }),
+      ],
+      echo,
+    );
+    const notHeld = await source([simpleTool("invoice_elsewhere")], echo);
+    expect(notHeld.source.id).not.toBe(held.source.id);
+    const { token } = await agentFor([held.source.id]);
+    const client = await connect(token);
+
+    const found = await client.callTool({ name: "find_tools", arguments: { query: "invoice" } });
+    expect(found.isError).toBeFalsy();
+    const structured = found.structuredContent as { total: number; tools: { name: string; source: string }[] };
+    expect(structured.total).toBe(2);
+    expect(structured.tools.map((t) => t.name).sort()).toEqual(["create_invoice", "void_invoice"]);
+    expect(texts(found)[0]).toContain("create_invoice");
+    const byDescription = await client.callTool({ name: "find_tools", arguments: { query: "customer orders" } });
+    expect((byDescription.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
+      "list_orders",
+    ]);
+    await expect(client.callTool({ name: "find_tools", arguments: { query: "" } })).rejects.toThrow(/query/);
+  });
+
+  it("refuses a missing or revoked token, a browser page from another origin, and session requests", async () => {
+    const none = await fetch(mcpUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect((await none.json()).error.data.code).toBe("UNAUTHENTICATED");
+
+    const a = await source([simpleTool("t")], echo);
+    const { api, identity, token } = await agentFor([a.source.id]);
+    const crossSite = await fetch(mcpUrl, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        origin: "https://evil.example",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(crossSite.status).toBe(403);
+    expect((await fetch(mcpUrl, { headers: { authorization: `Bearer ${token}` } })).status).toBe(405);
+
+    const [listed] = await api.identities.tokens({ id: identity.id });
+    await api.identities.revokeToken({ id: listed!.id });
+    await expect(connect(token)).rejects.toThrow(/401|UNAUTHENTICATED/);
+  });
+
+  it("answers an Over budget identity with IDENTITY_OVER_BUDGET, naming the state, instead of offering it anything", async () => {
+    const base = await hostWith(toolsOfModelBytes(600, 4000, "base"));
+    const growing = await hostWith(toolsOfModelBytes(100, 4000, "grow"));
+    const { token } = await agentFor([base.source.id, growing.source.id]);
+    const client = await connect(token);
+    expect((await client.listTools()).tools.length).toBe(501); // find_tools and a first page of 500
+    await growing.register(toolsOfModelBytes(450, 4000, "grow"));
+
+    const refusal = client.listTools();
+    await expect(refusal).rejects.toThrow(/IDENTITY_OVER_BUDGET/);
+    await expect(refusal).rejects.toThrow(/Over budget/);
+    await expect(client.callTool({ name: "find_tools", arguments: { query: "grow" } })).rejects.toThrow(
+      /IDENTITY_OVER_BUDGET/,
+    );
+  });
+
+  it("pages through every Tool an identity holds", async () => {
+    const host = await hostWith(toolsOfModelBytes(1200, 300, "paged"));
+    const { token } = await agentFor([host.source.id]);
+    const client = await connect(token);
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {});
+      names.push(...page.tools.map((t) => t.name));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(names).toHaveLength(1201);
+    expect(new Set(names).size).toBe(1201);
+  });
+
+  it("enforces the Tool Call limits: arguments before the call, the result after it, each with the limit in the reason", async () => {
+    const chars = LIMITS.TOOL_RESULT_TEXT_BLOCK_CHARS.value;
+    const blocks = LIMITS.TOOL_RESULT_TEXT_BLOCKS.value;
+    const calls: string[] = [];
+    const answers: Record<string, () => CallToolResult> = {
+      blocks_ok: () => ({ content: Array.from({ length: blocks }, () => ({ type: "text", text: "x" })) }),
+      blocks_over: () => ({ content: Array.from({ length: blocks + 1 }, () => ({ type: "text", text: "x" })) }),
+      // Exactly the most characters: an emoji is one character but two UTF-16 units, so this
+      // text is longer than the limit in JavaScript's own count, and still accepted.
+      text_ok: () => ({ content: [{ type: "text", text: "😀".repeat(1000) + "x".repeat(chars - 1000) }] }),
+      text_over: () => ({ content: [{ type: "text", text: "x".repeat(chars + 1) }] }),
+      too_large: () => ({ content: [1, 2, 3].map(() => ({ type: "text", text: "x".repeat(chars) })) }),
+    };
+    const a = await source(
+      Object.keys(answers).map((name) => simpleTool(name)),
+      (name) => {
+        calls.push(name);
+        return (answers[name] as () => CallToolResult)();
+      },
+    );
+    const { token } = await agentFor([a.source.id]);
+    const client = await connect(token);
+
+    const many = Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`a${i}`, i]));
+    await expect(client.callTool({ name: "blocks_ok", arguments: many })).rejects.toThrow(/257 top-level.*at most 256/);
+    expect(calls).toEqual([]); // refused before anything reached the Source
+
+    expect((await client.callTool({ name: "blocks_ok", arguments: {} })).isError).toBeFalsy();
+    const text = await client.callTool({ name: "text_ok", arguments: {} });
+    expect(text.isError).toBeFalsy();
+    expect(texts(text)[0]?.length).toBe(chars + 1000);
+
+    for (const [name, code, limit] of [
+      ["blocks_over", "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS", blocks],
+      ["text_over", "TOOL_RESULT_TEXT_TOO_LONG", chars],
+      ["too_large", "TOOL_RESULT_TOO_LARGE", LIMITS.TOOL_RESULT_BYTES.value],
+    ] as const) {
+      const refused = await client.callTool({ name, arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect(texts(refused)[0]).toMatch(new RegExp(`^${code}: `));
+      expect(refused.structuredContent).toMatchObject({ error: { code, limit } });
+    }
+  });
+
+  it("turns a Source that cannot answer into a Tool Result the model can read, and refuses Tools the identity does not hold", async () => {
+    const a = await source([simpleTool("flaky")], echo);
+    const other = await source([simpleTool("elsewhere")], echo);
+    const { token } = await agentFor([a.source.id]);
+    const client = await connect(token);
+    await a.server.close();
+    const down = await client.callTool({ name: "flaky", arguments: {} });
+    expect(down.isError).toBe(true);
+    expect(texts(down)[0]).toMatch(/^SOURCE_UNREACHABLE: /);
+
+    expect(other.source.id).toBeTruthy();
+    await expect(client.callTool({ name: "elsewhere", arguments: {} })).rejects.toThrow(/No Tool named "elsewhere"/);
+
+    const host = await hostWith([simpleTool("host_tool")]);
+    const withHost = await agentFor([host.source.id]);
+    const hostClient = await connect(withHost.token);
+    const hostCall = await hostClient.callTool({ name: "host_tool", arguments: { query: "x" } });
+    expect(hostCall.isError).toBe(true);
+    expect(texts(hostCall)[0]).toMatch(/^TOOL_HOST_CALLS_UNAVAILABLE: /);
+  });
+
+  it("never gives a catalog Tool a built-in tool's name, so a Source's own search cannot shadow or be shadowed", async () => {
+    const a = await source([simpleTool("search"), simpleTool("find_tools")], echo, "Docs server");
+    const { token } = await agentFor([a.source.id]);
+    const client = await connect(token);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names.filter((n) => n === "find_tools")).toHaveLength(1);
+    expect(names).not.toContain("search");
+    expect(names).toEqual(expect.arrayContaining(["docs_server_search", "docs_server_find_tools"]));
+    expect(texts(await client.callTool({ name: "docs_server_search", arguments: { query: "q" } }))).toEqual([
+      'search:{"query":"q"}',
+    ]);
+  });
+});
