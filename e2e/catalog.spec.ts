@@ -46,7 +46,11 @@ test("an operator adds a Connection, runs Check now, watches its progress and fi
   await expect(progress).toContainText("Checking the catalog");
   await expect(progress).toContainText(/[1-4]\s*pages/);
   await expect(progress).toContainText("Check succeeded", { timeout: 30_000 });
-  await expect(progress).toContainText("+50 added");
+  // The scheduler checks a new Connection soon after it is added: under load its check can
+  // finish before the click, and then "Check now" rightly finds no changes. Either way the
+  // history shows the check that imported all 50 Tools.
+  await expect(progress).toContainText(/\+50 added|No changes/);
+  await expect(op.getByRole("button", { name: "50 added, 0 removed, 0 changed — show which Tools" })).toBeVisible();
   await expect(op.getByTestId("catalog-state")).toContainText("OK");
   expect(await seriousA11yViolations(op)).toEqual([]);
 
