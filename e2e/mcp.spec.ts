@@ -5,10 +5,12 @@ import type { Page } from "@playwright/test";
 import { type RunningServer, simpleTool, startSdkServer } from "../tests/helpers/mcp-servers";
 import { expect, test } from "./fixtures";
 
+// Model-facing names are unique catalog-wide, and other tests publish a lookup_order too.
+const tool = `lookup_order_${randomBytes(3).toString("hex")}`;
 let server: RunningServer;
 test.beforeAll(async () => {
   server = await startSdkServer({
-    catalog: () => [simpleTool("lookup_order", { description: "Look up an order by its number." })],
+    catalog: () => [simpleTool(tool, { description: "Look up an order by its number." })],
     onCall: (name, args) => ({ content: [{ type: "text", text: `${name} found ${String(args.query)}` }] }),
   });
 });
@@ -55,7 +57,7 @@ test("an operator creates an agent token in the console, and an agent uses it at
   });
   expect(listed.status).toBe(200);
   const names = ((await listed.json()).result.tools as { name: string }[]).map((t) => t.name);
-  expect(names).toEqual(["find_tools", "lookup_order"]);
+  expect(names).toEqual(["find_tools", tool]);
 
   const client = new Client({ name: "e2e-agent", version: "1" });
   await client.connect(
@@ -65,11 +67,55 @@ test("an operator creates an agent token in the console, and an agent uses it at
   );
   try {
     const found = await client.callTool({ name: "find_tools", arguments: { query: "order" } });
-    expect((found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
-      "lookup_order",
-    ]);
-    const called = await client.callTool({ name: "lookup_order", arguments: { query: "A-1001" } });
-    expect(called.content).toEqual([{ type: "text", text: "lookup_order found A-1001" }]);
+    expect((found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([tool]);
+    const called = await client.callTool({ name: tool, arguments: { query: "A-1001" } });
+    expect(called.content).toEqual([{ type: "text", text: `${tool} found A-1001` }]);
+  } finally {
+    await client.close();
+  }
+});
+
+test("an agent's call to an SDK Tool Host Tool is collected by the host over HTTP and answered", async ({
+  page,
+  baseURL,
+}) => {
+  const report = `render_report_${randomBytes(3).toString("hex")}`;
+  const { source, hostToken } = await trpc(page, "sources.createToolHost", {
+    name: `Reports host ${randomBytes(2).toString("hex")}`,
+  });
+  const hostHeaders = { authorization: `Bearer ${hostToken}`, "content-type": "application/json" };
+  const registered = await fetch(`${baseURL}/api/v1/tool-hosts/registration`, {
+    method: "PUT",
+    headers: hostHeaders,
+    body: JSON.stringify({ tools: [simpleTool(report, { description: "Render a quarterly report." })] }),
+  });
+  expect(registered.status).toBe(200);
+  const identity = await trpc(page, "identities.create", { name: `host-e2e-${randomBytes(2).toString("hex")}` });
+  await trpc(page, "identities.assignSource", { identityId: identity.id, sourceId: source.id });
+  const { value: token } = await trpc(page, "identities.createToken", { identityId: identity.id, name: "e2e" });
+
+  const client = new Client({ name: "e2e-agent", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseURL}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  try {
+    const answer = client.callTool({ name: report, arguments: { query: "Q3" } });
+    const collected = await fetch(`${baseURL}/api/v1/tool-hosts/calls/next?wait=10`, {
+      method: "POST",
+      headers: hostHeaders,
+    });
+    expect(collected.status).toBe(200);
+    const { calls } = await collected.json();
+    expect(calls).toEqual([expect.objectContaining({ tool: report, arguments: { query: "Q3" } })]);
+    const submitted = await fetch(`${baseURL}/api/v1/tool-hosts/calls/results`, {
+      method: "POST",
+      headers: hostHeaders,
+      body: JSON.stringify({ results: [{ id: calls[0].id, output: "Q3 report: 12 pages." }] }),
+    });
+    expect(await submitted.json()).toEqual({ delivered: [calls[0].id], refused: [], unknown: [] });
+    expect((await answer).content).toEqual([{ type: "text", text: "Q3 report: 12 pages." }]);
   } finally {
     await client.close();
   }

@@ -3,8 +3,10 @@
  * Authenticated with the host token: Authorization: Bearer qm_host_….
  */
 import { randomUUID } from "node:crypto";
+import { collectHostCalls, submitHostResults } from "../domain/agent-tools/host-calls";
 import { CheckFailure, fmtBytes } from "../domain/catalog/failures";
 import { authenticateToolHost, heartbeat, registerTools, type ToolHost } from "../domain/sources/tool-hosts";
+import { DomainError } from "../errors";
 import { LIMITS } from "../limits";
 import { log } from "../log";
 import { bearerToken } from "../tokens";
@@ -26,12 +28,12 @@ async function hostFrom(req: Request): Promise<ToolHost | Response> {
 }
 
 /** Reads at most `limit` bytes; a larger body is refused without reading the rest. */
-async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+async function readJsonBody(req: Request, limit: number, what: string): Promise<unknown> {
   const declared = Number(req.headers.get("content-length") ?? "");
   const tooLarge = (measured: number | string) =>
     new CheckFailure(
       "REQUEST_BODY_TOO_LARGE",
-      `The request body is ${typeof measured === "number" ? fmtBytes(measured) : measured}; a registration may be at most ${fmtBytes(limit)}.`,
+      `The request body is ${typeof measured === "number" ? fmtBytes(measured) : measured}; ${what} may be at most ${fmtBytes(limit)}.`,
       {
         measured,
         limit,
@@ -71,6 +73,7 @@ function jsonErrors(what: string, handler: (req: Request, host: ToolHost) => Pro
       return await handler(req, host);
     } catch (e) {
       if (e instanceof CheckFailure) return error(STATUS[e.code] ?? 422, e.code, e.message, e.details);
+      if (e instanceof DomainError) return error(e.status, e.code, e.message, e.details);
       const requestId = randomUUID();
       const sourceId = host && !(host instanceof Response) ? host.id : undefined;
       log.error({ err: e, requestId, sourceId }, `tool host ${what} failed`);
@@ -80,7 +83,7 @@ function jsonErrors(what: string, handler: (req: Request, host: ToolHost) => Pro
 }
 
 export const handleRegistration = jsonErrors("registration", async (req, host) => {
-  const body = await readJsonBody(req, LIMITS.SDK_REGISTRATION_BODY_BYTES.value);
+  const body = await readJsonBody(req, LIMITS.SDK_REGISTRATION_BODY_BYTES.value, "a registration");
   const result = await registerTools(host, body);
   return Response.json({
     status: "registered",
@@ -100,7 +103,27 @@ export const handleHeartbeat = jsonErrors("heartbeat", async (_req, host) => {
   });
 });
 
-const ENDPOINTS = "POST /api/v1/tool-hosts/registration (or PUT) and POST /api/v1/tool-hosts/heartbeat";
+/** How long a collection waits for a call by default, and at most: under common 30 s proxy timeouts. */
+const COLLECT_WAIT_SECONDS = 25;
+
+export const handleCollectCalls = jsonErrors("call collection", async (req, host) => {
+  const given = new URL(req.url).searchParams.get("wait");
+  const wait = given === null ? COLLECT_WAIT_SECONDS : Number(given);
+  if (!Number.isFinite(wait) || wait < 0 || wait > COLLECT_WAIT_SECONDS)
+    return error(400, "INVALID_INPUT", `wait: seconds to wait for a call, from 0 to ${COLLECT_WAIT_SECONDS}.`, {
+      field: "wait",
+    });
+  const calls = await collectHostCalls(host, wait * 1000, req.signal);
+  return Response.json({ calls });
+});
+
+export const handleCallResults = jsonErrors("result submission", async (req, host) => {
+  const body = await readJsonBody(req, LIMITS.SDK_RESULT_SUBMISSION_BYTES.value, "a result submission");
+  return Response.json(await submitHostResults(host, body));
+});
+
+const ENDPOINTS =
+  "POST /api/v1/tool-hosts/registration (or PUT), POST /api/v1/tool-hosts/heartbeat, POST /api/v1/tool-hosts/calls/next and POST /api/v1/tool-hosts/calls/results";
 
 /** Any other method on an endpoint: 405 with the methods it takes. */
 export function methodNotAllowed(allow: string) {

@@ -2,6 +2,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
+import { fmtBytes } from "@/server/domain/catalog/failures";
+import { authenticateToolHost, registerTools } from "@/server/domain/sources/tool-hosts";
+import { handleCallResults, handleCollectCalls } from "@/server/http/tool-host-api";
 import { LIMITS } from "@/server/limits";
 import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { connectionTo, operator } from "../helpers/catalog";
@@ -234,13 +238,6 @@ describe("/mcp", () => {
 
     expect(other.source.id).toBeTruthy();
     await expect(client.callTool({ name: "elsewhere", arguments: {} })).rejects.toThrow(/No Tool named "elsewhere"/);
-
-    const host = await hostWith([simpleTool("host_tool")]);
-    const withHost = await agentFor([host.source.id]);
-    const hostClient = await connect(withHost.token);
-    const hostCall = await hostClient.callTool({ name: "host_tool", arguments: { query: "x" } });
-    expect(hostCall.isError).toBe(true);
-    expect(texts(hostCall)[0]).toMatch(/^TOOL_HOST_CALLS_UNAVAILABLE: /);
   });
 
   it("never gives a catalog Tool a built-in tool's name, so a Source's own search cannot shadow or be shadowed", async () => {
@@ -254,5 +251,125 @@ describe("/mcp", () => {
     expect(texts(await client.callTool({ name: "docs_server_search", arguments: { query: "q" } }))).toEqual([
       'search:{"query":"q"}',
     ]);
+  });
+});
+
+/** An SDK Tool Host that collects its calls and answers them over the Tool Host API. */
+async function callableHost(tools: ToolDef[]) {
+  const api = await operator();
+  const { source, hostToken } = await api.sources.createToolHost({ name: `callable-${++k}-${Date.now()}` });
+  await registerTools((await authenticateToolHost(hostToken))!, { tools });
+  const post = (path: string, body?: string) =>
+    new Request(`http://127.0.0.1:3000/api/v1/tool-hosts/${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
+      body,
+    });
+  return {
+    source,
+    async collect(wait = 5) {
+      const res = await handleCollectCalls(post(`calls/next?wait=${wait}`));
+      expect(res.status).toBe(200);
+      return (await res.json()).calls as { id: string; tool: string; arguments: Record<string, unknown> }[];
+    },
+    async submit(results: unknown[] | string) {
+      const res = await handleCallResults(
+        post("calls/results", typeof results === "string" ? results : JSON.stringify({ results })),
+      );
+      return { status: res.status, body: await res.json() };
+    },
+  };
+}
+
+describe("/mcp calls to SDK Tool Host Tools", () => {
+  it("wait for the host to collect them and return its output; collecting counts as a heartbeat", async () => {
+    const host = await callableHost([simpleTool("render_report")]);
+    const { token } = await agentFor([host.source.id]);
+    const client = await connect(token);
+    const db = await getDb();
+    const before = (await db.source.findUniqueOrThrow({ where: { id: host.source.id } })).lastHeartbeatAt;
+
+    const answer = client.callTool({ name: "render_report", arguments: { query: "Q3" } });
+    const [call] = await host.collect();
+    expect(call).toMatchObject({ tool: "render_report", arguments: { query: "Q3" } });
+    const after = (await db.source.findUniqueOrThrow({ where: { id: host.source.id } })).lastHeartbeatAt;
+    expect(after!.getTime()).toBeGreaterThan(before!.getTime());
+    expect(await host.submit([{ id: call!.id, output: "Report for Q3: 12 pages." }])).toEqual({
+      status: 200,
+      body: { delivered: [call!.id], refused: [], unknown: [] },
+    });
+    expect(texts(await answer)).toEqual(["Report for Q3: 12 pages."]);
+    // Nothing is kept once the caller has its result.
+    expect(await db.toolCall.count({ where: { sourceId: host.source.id } })).toBe(0);
+
+    const failing = client.callTool({ name: "render_report", arguments: { query: "Q4" } });
+    const [second] = await host.collect();
+    await host.submit([{ id: second!.id, error: "The reporting database is down." }]);
+    const failed = await failing;
+    expect(failed.isError).toBe(true);
+    expect(texts(failed)).toEqual(["The reporting database is down."]);
+
+    // A result for a call that is not waiting (answered already, or never made) is reported, not applied.
+    expect((await host.submit([{ id: call!.id, output: "late" }])).body.unknown).toEqual([call!.id]);
+  });
+
+  it("turn an output over 1,048,576 characters or with a NUL into a failure of that call, and deliver the others", async () => {
+    const host = await callableHost([simpleTool("a"), simpleTool("b"), simpleTool("c")]);
+    const { token } = await agentFor([host.source.id]);
+    const client = await connect(token);
+    const answers = ["a", "b", "c"].map((name) => client.callTool({ name, arguments: { query: name } }));
+    const calls: { id: string; tool: string }[] = [];
+    while (calls.length < 3) calls.push(...(await host.collect()));
+    const id = (tool: string) => calls.find((c) => c.tool === tool)?.id as string;
+    const chars = LIMITS.SDK_RESULT_OUTPUT_CHARS.value;
+    const submitted = await host.submit([
+      { id: id("a"), output: "x".repeat(chars + 1) },
+      { id: id("b"), error: "bad\u0000byte" },
+      { id: id("c"), output: "x".repeat(chars) },
+    ]);
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.delivered).toEqual([id("c")]);
+    expect(submitted.body.refused).toEqual([
+      expect.objectContaining({ id: id("a"), code: "TOOL_RESULT_TEXT_TOO_LONG" }),
+      expect.objectContaining({ id: id("b"), code: "TOOL_RESULT_NUL" }),
+    ]);
+    const [a, b, c] = await Promise.all(answers);
+    expect(texts(a)[0]).toMatch(/^TOOL_RESULT_TEXT_TOO_LONG: .*1,048,577 characters.*at most 1,048,576/);
+    expect(b!.isError).toBe(true);
+    expect(texts(b)[0]).toMatch(/^TOOL_RESULT_NUL: /);
+    expect(c!.isError).toBeFalsy();
+    expect(texts(c)[0]).toHaveLength(chars);
+  });
+
+  it("refuse a result submission over 4 MiB with 413 and apply none of it", async () => {
+    const host = await callableHost([simpleTool("big")]);
+    const { token } = await agentFor([host.source.id]);
+    const client = await connect(token);
+    const answer = client.callTool({ name: "big", arguments: { query: "q" } });
+    const [call] = await host.collect();
+    const limit = LIMITS.SDK_RESULT_SUBMISSION_BYTES.value;
+    const frame = JSON.stringify({ results: [{ id: call!.id, output: "" }] });
+    const tooLarge = await host.submit(
+      JSON.stringify({ results: [{ id: call!.id, output: "y".repeat(limit + 1 - frame.length) }] }),
+    );
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.code).toBe("REQUEST_BODY_TOO_LARGE");
+    expect(tooLarge.body.message).toContain(`a result submission may be at most ${fmtBytes(limit)}`);
+    expect(await host.submit([{ id: call!.id, output: "small" }])).toMatchObject({
+      body: { delivered: [call!.id] },
+    });
+    expect(texts(await answer)).toEqual(["small"]);
+  });
+
+  it("hand each call to one collection only, however many host processes ask", async () => {
+    const host = await callableHost([simpleTool("once")]);
+    const { token } = await agentFor([host.source.id]);
+    const client = await connect(token);
+    const answer = client.callTool({ name: "once", arguments: { query: "q" } });
+    const collections = await Promise.all([host.collect(2), host.collect(2), host.collect(2)]);
+    const handed = collections.flat();
+    expect(handed).toHaveLength(1);
+    await host.submit([{ id: handed[0]!.id, output: "ok" }]);
+    expect(texts(await answer)).toEqual(["ok"]);
   });
 });

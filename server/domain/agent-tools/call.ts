@@ -11,18 +11,14 @@ import { getDb } from "../../db";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
-import { fmt, fmtBytes } from "../catalog/failures";
+import { fmt } from "../catalog/failures";
 import { heldToolsWhere } from "../identities/holdings";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { ToolCallFailure } from "./failures";
+import { callHostTool } from "./host-calls";
 import { servedIdentity } from "./identity";
 import { callRemoteTool } from "./remote-call";
-
-export interface ToolResult {
-  content: unknown[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+import { acceptToolResult, failedResult, type ToolResult } from "./result";
 
 export async function callOfferedTool(
   actor: Actor,
@@ -46,21 +42,25 @@ export async function callOfferedTool(
   const started = performance.now();
   let result: ToolResult;
   try {
-    if (tool.source.kind !== "mcp_connection" || !tool.source.url)
-      throw new ToolCallFailure(
-        "TOOL_HOST_CALLS_UNAVAILABLE",
-        "This Tool's Source is an SDK Tool Host; Quartermaster does not deliver calls to SDK Tool Hosts yet.",
-      );
-    const { allowLinkLocal } = await loadUrlPolicy();
-    const raw = await callRemoteTool({
-      url: tool.source.url,
-      headers: tool.source.encryptedHeaders ? decryptJson<Record<string, string>>(tool.source.encryptedHeaders) : {},
-      allowLinkLocal,
-      nativeName: tool.nativeName,
-      arguments: args,
-      signal: input.signal,
-    });
-    result = acceptToolResult(raw);
+    if (tool.source.kind === "sdk_tool_host" || !tool.source.url) {
+      result = await callHostTool({
+        sourceId: tool.source.id,
+        nativeName: tool.nativeName,
+        arguments: args,
+        signal: input.signal,
+      });
+    } else {
+      const { allowLinkLocal } = await loadUrlPolicy();
+      const raw = await callRemoteTool({
+        url: tool.source.url,
+        headers: tool.source.encryptedHeaders ? decryptJson<Record<string, string>>(tool.source.encryptedHeaders) : {},
+        allowLinkLocal,
+        nativeName: tool.nativeName,
+        arguments: args,
+        signal: input.signal,
+      });
+      result = acceptToolResult(raw);
+    }
   } catch (error) {
     if (!(error instanceof ToolCallFailure)) throw error;
     result = failedResult(error);
@@ -91,63 +91,4 @@ function checkArguments(raw: unknown): Record<string, unknown> {
       { field: "arguments", measured: count, limit },
     );
   return raw as Record<string, unknown>;
-}
-
-function characters(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
-
-/** The Source's answer as a Tool Result, or a ToolCallFailure naming the limit it broke. */
-export function acceptToolResult(raw: Record<string, unknown>): ToolResult {
-  if (!Array.isArray(raw.content))
-    throw new ToolCallFailure("TOOL_RESULT_MALFORMED", 'The Source\'s answer has no "content" list.');
-  const result: ToolResult = { content: raw.content };
-  if (raw.structuredContent && typeof raw.structuredContent === "object" && !Array.isArray(raw.structuredContent))
-    result.structuredContent = raw.structuredContent as Record<string, unknown>;
-  if (raw.isError === true) result.isError = true;
-
-  const bytes = Buffer.byteLength(JSON.stringify(result));
-  const maxBytes = LIMITS.TOOL_RESULT_BYTES.value;
-  if (bytes > maxBytes)
-    throw new ToolCallFailure(
-      "TOOL_RESULT_TOO_LARGE",
-      `The Tool Result is ${fmtBytes(bytes)}; an accepted Tool Result may be at most ${fmtBytes(maxBytes)}.`,
-      { measured: bytes, limit: maxBytes, unit: "bytes" },
-    );
-  const texts = result.content.filter(
-    (block): block is { type: "text"; text: unknown } =>
-      typeof block === "object" && block !== null && (block as { type?: unknown }).type === "text",
-  );
-  const maxBlocks = LIMITS.TOOL_RESULT_TEXT_BLOCKS.value;
-  if (texts.length > maxBlocks)
-    throw new ToolCallFailure(
-      "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS",
-      `The Tool Result has ${fmt(texts.length)} text blocks; at most ${fmt(maxBlocks)} are accepted.`,
-      { measured: texts.length, limit: maxBlocks, unit: "blocks" },
-    );
-  const maxChars = LIMITS.TOOL_RESULT_TEXT_BLOCK_CHARS.value;
-  for (const [index, block] of texts.entries()) {
-    if (typeof block.text !== "string")
-      throw new ToolCallFailure("TOOL_RESULT_MALFORMED", `Text block ${index + 1} of the Tool Result has no text.`);
-    // Cheap bound first: a string has at least as many UTF-16 units as characters.
-    if (block.text.length > maxChars && characters(block.text) > maxChars) {
-      const measured = characters(block.text);
-      throw new ToolCallFailure(
-        "TOOL_RESULT_TEXT_TOO_LONG",
-        `Text block ${index + 1} of the Tool Result has ${fmt(measured)} characters; each may have at most ${fmt(maxChars)}.`,
-        { measured, limit: maxChars, unit: "characters", block: index + 1 },
-      );
-    }
-  }
-  return result;
-}
-
-function failedResult(failure: ToolCallFailure): ToolResult {
-  return {
-    content: [{ type: "text", text: `${failure.code}: ${failure.message}` }],
-    structuredContent: { error: { code: failure.code, message: failure.message, ...failure.details } },
-    isError: true,
-  };
 }

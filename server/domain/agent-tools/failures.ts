@@ -13,7 +13,7 @@ export const TOOL_CALL_FAILURE_CODES = {
   TOOL_RESULT_TEXT_TOO_LONG: "One text block of the Tool Result was longer than accepted.",
   TOOL_RESULT_MALFORMED: "The Source's answer was not a Tool Result.",
   SOURCE_CALL_ERROR: "The Source refused the call (a JSON-RPC error).",
-  TOOL_HOST_CALLS_UNAVAILABLE: "Calls to SDK Tool Host Tools are not delivered yet.",
+  TOOL_RESULT_NUL: "An SDK Tool Host's output or error message contained a NUL character.",
 } as const;
 
 export type ToolCallFailureCode = keyof typeof TOOL_CALL_FAILURE_CODES;

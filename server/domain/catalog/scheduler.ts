@@ -6,6 +6,7 @@
  */
 import { getDb } from "../../db";
 import { log } from "../../log";
+import { sweepAbandonedCalls } from "../agent-tools/host-calls";
 import { sweepSilentHosts } from "../sources/tool-hosts";
 import { runCatalogCheck } from "./check";
 import { sweepDefinitions } from "./definitions";
@@ -81,6 +82,8 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
         lastSweep = Date.now();
         const swept = await sweepDefinitions();
         if (swept) log.info({ swept }, "swept unreferenced tool definitions");
+        const abandoned = await sweepAbandonedCalls();
+        if (abandoned) log.info({ abandoned }, "swept Tool Calls whose caller had gone");
       }
       const free = concurrency - running.size;
       if (free > 0) for (const id of await claimDueSources(free)) await runOne(id);

@@ -1,0 +1,190 @@
+/**
+ * Calls to SDK Tool Host Tools. Quartermaster cannot reach a host (it may run behind a
+ * firewall), so a call waits in tool_call until the host collects it and comes back with
+ * the host's result. Waiting is by polling the database, so any instance may take the call,
+ * the collection or the result; a signal within the process wakes a waiter on the same
+ * instance at once. A row lives only until its caller reads the result or gives up.
+ */
+import { EventEmitter } from "node:events";
+import { z } from "zod";
+import { getDb } from "../../db";
+import { LIMITS } from "../../limits";
+import { fmt } from "../catalog/failures";
+import { heartbeat, type ToolHost } from "../sources/tool-hosts";
+import { parseInput } from "../validation";
+import { ToolCallFailure } from "./failures";
+import { acceptToolResult, characters, failedResult, type ToolResult } from "./result";
+
+const POLL_MS = 200;
+/** Most calls handed to a host in one collection. */
+const COLLECT_BATCH = 16;
+
+const wakeups = new EventEmitter();
+wakeups.setMaxListeners(0);
+
+/** Resolves after `ms`, or earlier when `event` is emitted in this process or `signal` aborts. */
+function pause(ms: number, event: string, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      wakeups.off(event, done);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    wakeups.once(event, done);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Queues a call for the host and waits for its result, at most the Tool Call time limit. */
+export async function callHostTool(options: {
+  sourceId: string;
+  nativeName: string;
+  arguments: Record<string, unknown>;
+  signal?: AbortSignal;
+}): Promise<ToolResult> {
+  const db = await getDb();
+  const limitMs = LIMITS.TOOL_CALL_MS.value;
+  const deadline = new Date(Date.now() + limitMs);
+  const call = await db.toolCall.create({
+    data: {
+      sourceId: options.sourceId,
+      nativeName: options.nativeName,
+      arguments: JSON.stringify(options.arguments),
+      deadline,
+    },
+    select: { id: true },
+  });
+  wakeups.emit(`source:${options.sourceId}`);
+  try {
+    while (Date.now() < deadline.getTime() && !options.signal?.aborted) {
+      const row = await db.toolCall.findUnique({ where: { id: call.id }, select: { status: true, result: true } });
+      if (!row) break; // the Source was deleted
+      if ((row.status === "succeeded" || row.status === "failed") && row.result)
+        return JSON.parse(row.result) as ToolResult;
+      await pause(Math.min(POLL_MS, deadline.getTime() - Date.now()), `call:${call.id}`, options.signal);
+    }
+  } finally {
+    await db.toolCall.deleteMany({ where: { id: call.id } });
+  }
+  throw new ToolCallFailure(
+    "TOOL_CALL_TIMEOUT",
+    `The SDK Tool Host did not answer within ${fmt(limitMs / 1000)} s; one Tool Call may take at most that long.`,
+    { limit: limitMs, unit: "ms" },
+  );
+}
+
+export interface CollectedCall {
+  id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  deadline: string;
+}
+
+/**
+ * Hands the host the calls waiting for it, waiting up to `waitMs` for one to arrive.
+ * Collecting counts as a heartbeat: a host that asks for work is alive.
+ */
+export async function collectHostCalls(host: ToolHost, waitMs: number, signal?: AbortSignal): Promise<CollectedCall[]> {
+  await heartbeat(host);
+  const db = await getDb();
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const now = new Date();
+    // SKIP LOCKED: two collections (two host processes) never get the same call.
+    const claimed = await db.$queryRaw<{ id: string; nativeName: string; arguments: string; deadline: Date }[]>`
+      UPDATE tool_call SET status = 'delivered', "deliveredAt" = ${now}
+      WHERE id IN (
+        SELECT id FROM tool_call
+        WHERE "sourceId" = ${host.id} AND status = 'pending' AND deadline > ${now}
+        ORDER BY "createdAt" LIMIT ${COLLECT_BATCH}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id, "nativeName", arguments, deadline`;
+    if (claimed.length)
+      return claimed.map((c) => ({
+        id: c.id,
+        tool: c.nativeName,
+        arguments: JSON.parse(c.arguments) as Record<string, unknown>,
+        deadline: new Date(c.deadline).toISOString(),
+      }));
+    const left = until - Date.now();
+    if (left <= 0 || signal?.aborted) return [];
+    await pause(Math.min(POLL_MS, left), `source:${host.id}`, signal);
+  }
+}
+
+const ZSubmission = z.object({
+  results: z
+    .array(
+      z.union([
+        z.object({ id: z.string().min(1), output: z.string() }).strict(),
+        z.object({ id: z.string().min(1), error: z.string() }).strict(),
+      ]),
+    )
+    .min(1),
+});
+
+export interface SubmissionOutcome {
+  /** Results delivered to their callers as the host sent them. */
+  delivered: string[];
+  /** Results that reached their callers as a failure of the call, and why. */
+  refused: { id: string; code: string; message: string }[];
+  /** Ids of calls that are not (or no longer) waiting for this host: expired, answered, unknown. */
+  unknown: string[];
+}
+
+/** A host's output as the Tool Result its caller gets, or a failure of that one call. */
+function resultOf(submitted: { output: string } | { error: string }): ToolResult {
+  const maxChars = LIMITS.SDK_RESULT_OUTPUT_CHARS.value;
+  if ("error" in submitted) {
+    if (submitted.error.includes("\u0000"))
+      throw new ToolCallFailure("TOOL_RESULT_NUL", "The SDK Tool Host's error message contains a NUL character.");
+    return { content: [{ type: "text", text: submitted.error }], isError: true };
+  }
+  if (submitted.output.includes("\u0000"))
+    throw new ToolCallFailure("TOOL_RESULT_NUL", "The SDK Tool Host's output contains a NUL character.");
+  if (submitted.output.length > maxChars && characters(submitted.output) > maxChars)
+    throw new ToolCallFailure(
+      "TOOL_RESULT_TEXT_TOO_LONG",
+      `The SDK Tool Host's output has ${fmt(characters(submitted.output))} characters; an output may have at most ${fmt(maxChars)}.`,
+      { measured: characters(submitted.output), limit: maxChars, unit: "characters" },
+    );
+  return acceptToolResult({ content: [{ type: "text", text: submitted.output }] });
+}
+
+/** Takes a host's results; each reaches its caller, as the result or as a failure of that call. */
+export async function submitHostResults(host: ToolHost, body: unknown): Promise<SubmissionOutcome> {
+  const { results } = parseInput(ZSubmission, body);
+  const db = await getDb();
+  const outcome: SubmissionOutcome = { delivered: [], refused: [], unknown: [] };
+  for (const submitted of results) {
+    let result: ToolResult;
+    let refusal: ToolCallFailure | null = null;
+    try {
+      result = resultOf(submitted);
+    } catch (error) {
+      if (!(error instanceof ToolCallFailure)) throw error;
+      refusal = error;
+      result = failedResult(error);
+    }
+    const { count } = await db.toolCall.updateMany({
+      where: { id: submitted.id, sourceId: host.id, status: "delivered" },
+      data: { status: refusal ? "failed" : "succeeded", result: JSON.stringify(result) },
+    });
+    if (!count) outcome.unknown.push(submitted.id);
+    else if (refusal) outcome.refused.push({ id: submitted.id, code: refusal.code, message: refusal.message });
+    else outcome.delivered.push(submitted.id);
+    wakeups.emit(`call:${submitted.id}`);
+  }
+  return outcome;
+}
+
+/** Calls whose caller is long gone (a crashed instance): removed by the scheduler's sweep. */
+export async function sweepAbandonedCalls(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const { count } = await db.toolCall.deleteMany({
+    where: { deadline: { lt: new Date(now.getTime() - LIMITS.TOOL_CALL_MS.value) } },
+  });
+  return count;
+}
