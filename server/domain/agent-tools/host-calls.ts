@@ -136,19 +136,21 @@ export interface SubmissionOutcome {
 
 /** A host's output as the Tool Result its caller gets, or a failure of that one call. */
 function resultOf(submitted: { output: string } | { error: string }): ToolResult {
-  const maxChars = LIMITS.SDK_RESULT_OUTPUT_CHARS.value;
   if ("error" in submitted) {
     if (submitted.error.includes("\u0000"))
       throw new ToolCallFailure("TOOL_RESULT_NUL", "The SDK Tool Host's error message contains a NUL character.");
-    return { content: [{ type: "text", text: submitted.error }], isError: true };
+    return acceptToolResult({ content: [{ type: "text", text: submitted.error }], isError: true });
   }
   if (submitted.output.includes("\u0000"))
     throw new ToolCallFailure("TOOL_RESULT_NUL", "The SDK Tool Host's output contains a NUL character.");
-  if (submitted.output.length > maxChars && characters(submitted.output) > maxChars)
+  const maxChars = LIMITS.SDK_RESULT_OUTPUT_CHARS.value;
+  // Cheap bound first: a string has at least as many UTF-16 units as characters.
+  const measured = submitted.output.length > maxChars ? characters(submitted.output) : 0;
+  if (measured > maxChars)
     throw new ToolCallFailure(
       "TOOL_RESULT_TEXT_TOO_LONG",
-      `The SDK Tool Host's output has ${fmt(characters(submitted.output))} characters; an output may have at most ${fmt(maxChars)}.`,
-      { measured: characters(submitted.output), limit: maxChars, unit: "characters" },
+      `The SDK Tool Host's output has ${fmt(measured)} characters; an output may have at most ${fmt(maxChars)}.`,
+      { measured, limit: maxChars, unit: "characters" },
     );
   return acceptToolResult({ content: [{ type: "text", text: submitted.output }] });
 }
