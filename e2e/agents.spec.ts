@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { type RunningServer, simpleTool, startSdkServer, type ToolDef } from "../tests/helpers/mcp-servers";
-import { expect, saveScreenshot, seriousA11yViolations, signIn, test } from "./fixtures";
+import { expect, saveScreenshot, seriousA11yViolations, signIn, test, trpc } from "./fixtures";
 
 let server: RunningServer;
 let catalog: ToolDef[] = [simpleTool("lookup_order"), simpleTool("cancel_order"), simpleTool("refund_order")];
@@ -11,12 +11,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.close();
 });
-
-async function trpc(page: Page, procedure: string, input: unknown) {
-  const res = await page.request.post(`/api/trpc/${procedure}`, { data: { json: input } });
-  expect(res.status(), `${procedure}: ${await res.text()}`).toBe(200);
-  return (await res.json()).result.data.json;
-}
 
 async function usedBytes(page: Page): Promise<number> {
   return Number(

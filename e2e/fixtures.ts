@@ -6,6 +6,13 @@ import { test as base, expect, type Page } from "@playwright/test";
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
+/** Calls a tRPC procedure as the page's signed-in user, expecting success. */
+export async function trpc(page: Page, procedure: string, input: unknown) {
+  const res = await page.request.post(`/api/trpc/${procedure}`, { data: { json: input } });
+  expect(res.status(), `${procedure}: ${await res.text()}`).toBe(200);
+  return (await res.json()).result.data.json;
+}
+
 export function demoAdmin(): { email: string; password: string } {
   return JSON.parse(readFileSync(path.resolve(".data-e2e", "demo-admin.json"), "utf8"));
 }

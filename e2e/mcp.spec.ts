@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Page } from "@playwright/test";
 import { type RunningServer, simpleTool, startSdkServer } from "../tests/helpers/mcp-servers";
-import { expect, test } from "./fixtures";
+import { expect, test, trpc } from "./fixtures";
 
 // Model-facing names are unique catalog-wide, and other tests publish a lookup_order too.
 const tool = `lookup_order_${randomBytes(3).toString("hex")}`;
@@ -17,12 +16,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.close();
 });
-
-async function trpc(page: Page, procedure: string, input: unknown) {
-  const res = await page.request.post(`/api/trpc/${procedure}`, { data: { json: input } });
-  expect(res.status(), `${procedure}: ${await res.text()}`).toBe(200);
-  return (await res.json()).result.data.json;
-}
 
 test("an operator creates an agent token in the console, and an agent uses it at /mcp to find and call its Tools", async ({
   page,
