@@ -108,5 +108,23 @@ test("npm start migrates and seeds once, logs with request ids, never logs secre
     "Everything (demo)",
     "Team wiki (demo)",
   ]);
+  // The demo agent's token, printed at every start, reaches the live demo Source through /mcp.
+  const agentToken = /Demo agent at \S+ \(Research agent\): Authorization: Bearer (\S+)/.exec(second.output())?.[1];
+  expect(agentToken).toMatch(/^qm_agent_/);
+  const call = await fetch(`${BASE}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${agentToken}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { message: "hello from the demo" } },
+    }),
+  }).then((r) => r.json());
+  expect(JSON.stringify(call.result.content)).toContain("hello from the demo");
   expect(await stop(second.child)).toBe(0);
 });

@@ -79,6 +79,9 @@ async function main() {
     lines.push(
       `  Demo sign-in: ${demo.email} / ${demo.password}`,
       `  Demo MCP server (a live Source): ${demoMcp?.url}`,
+      ...(demo.agentToken
+        ? [`  Demo agent at ${server.url}/mcp (Research agent): Authorization: Bearer ${demo.agentToken}`]
+        : []),
     );
   else if (env.QM_BOOTSTRAP_ADMIN_EMAIL) lines.push(`  Sign in as ${env.QM_BOOTSTRAP_ADMIN_EMAIL}`);
   else lines.push(`  No demo data (QM_DEMO=0). Create an admin: npm run qm -- create-admin --email you@example.com`);

@@ -14,6 +14,7 @@ import { getDb } from "../../db";
 import { createApiKey } from "../api-keys/api-keys";
 import { runCatalogCheck } from "../catalog/check";
 import { assignSource, createIdentity } from "../identities/identities";
+import { createToken } from "../identities/tokens";
 import { createMcpConnection, createToolHost, updateSource } from "../sources/sources";
 import { authenticateToolHost, registerTools } from "../sources/tool-hosts";
 import { readSetting, writeSetting } from "../system/settings";
@@ -24,15 +25,25 @@ export const DEMO_ADMIN_EMAIL = "admin@quartermaster.demo";
 export interface DemoCredentials {
   email: string;
   password: string;
+  /** An agent token of the Research agent, so /mcp can be tried at once. */
+  agentToken?: string;
 }
 
-/** The demo admin's password is generated per installation and kept beside the data. */
+const credentialsFile = () => path.resolve(/*turbopackIgnore: true*/ env.QM_DATA_DIR, "demo-admin.json");
+
+function saveDemoCredentials(creds: DemoCredentials): void {
+  mkdirSync(path.dirname(credentialsFile()), { recursive: true });
+  writeFileSync(credentialsFile(), JSON.stringify(creds), { mode: 0o600 });
+}
+
+/**
+ * The demo's secrets are generated per installation and kept beside the data (the database
+ * holds only their hashes), so every start can print them again.
+ */
 function demoCredentials(): DemoCredentials {
-  const file = path.resolve(/*turbopackIgnore: true*/ env.QM_DATA_DIR, "demo-admin.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as DemoCredentials;
+  if (existsSync(credentialsFile())) return JSON.parse(readFileSync(credentialsFile(), "utf8")) as DemoCredentials;
   const creds = { email: DEMO_ADMIN_EMAIL, password: randomBytes(12).toString("base64url") };
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(creds), { mode: 0o600 });
+  saveDemoCredentials(creds);
   return creds;
 }
 
@@ -174,8 +185,11 @@ export async function seedDemo({
     description: "Looks things up in the wiki and the reference server.",
   });
   for (const sourceId of [everything.id, wiki.id]) await assignSource(SYSTEM, { identityId: research.id, sourceId });
+  const { value: agentToken } = await createToken(SYSTEM, { identityId: research.id, name: "Demo agent" });
+  const withToken = { ...creds, agentToken };
+  saveDemoCredentials(withToken);
 
   await writeSetting("demo.sources", { everything: everything.id, wiki: wiki.id });
   await writeSetting("demo.seeded", true);
-  return creds;
+  return withToken;
 }
