@@ -43,9 +43,11 @@ export async function callHostTool(options: {
   nativeName: string;
   arguments: Record<string, unknown>;
   signal?: AbortSignal;
+  /** The Tool Call time limit; overridable for tests of the waiting itself. */
+  limitMs?: number;
 }): Promise<ToolResult> {
   const db = await getDb();
-  const limitMs = LIMITS.TOOL_CALL_MS.value;
+  const limitMs = options.limitMs ?? LIMITS.TOOL_CALL_MS.value;
   const deadline = new Date(Date.now() + limitMs);
   const call = await db.toolCall.create({
     data: {

@@ -24,8 +24,10 @@ export async function callRemoteTool(options: {
   nativeName: string;
   arguments: Record<string, unknown>;
   signal?: AbortSignal;
+  /** The Tool Call time limit; overridable for tests of the timeout itself. */
+  timeoutMs?: number;
 }): Promise<Record<string, unknown>> {
-  const timeoutMs = LIMITS.TOOL_CALL_MS.value;
+  const timeoutMs = options.timeoutMs ?? LIMITS.TOOL_CALL_MS.value;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error("timeout")), timeoutMs);
   const onOuterAbort = () => controller.abort(options.signal?.reason);
