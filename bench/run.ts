@@ -11,6 +11,8 @@
  *   2. 1,000 identities on one Connection of 4,096 Tools; a check removes every Tool.
  *      Goals: commit < 2 s; one identity's Lost recently < 100 ms.
  *   3. identities.get on an identity holding 15,000 small Tools. Goal: < 100 ms.
+ *   4. /mcp: tools/list for that identity, and a tools/call proxied to an MCP Connection
+ *      beside the same call made directly with the SDK client (reported).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -40,6 +42,8 @@ const { listHoldingChanges } = await import("@/server/domain/identities/losses")
 const { referenceTool } = await import("@/server/domain/identities/reference-tools");
 const { createToolHost } = await import("@/server/domain/sources/sources");
 const { authenticateToolHost, registerTools } = await import("@/server/domain/sources/tool-hosts");
+const { createToken } = await import("@/server/domain/identities/tokens");
+const { handleMcpPost } = await import("@/server/mcp/handler");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -299,6 +303,56 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
       value: msf(median(gets)),
       goal: "< 100 ms",
       verdict: median(gets) < 100 ? "met" : "MISSED",
+    });
+
+    // ── 4. /mcp: listing for that identity, and a call proxied to an MCP Connection ──
+    const rpc = (token: string, body: unknown) =>
+      handleMcpPost(
+        new Request("http://127.0.0.1:3000/mcp", {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...(body as object) }),
+        }),
+      ).then((r) => r.json());
+    const { value: bigToken } = await createToken(SYSTEM, { identityId: identity.id, name: "bench" });
+    const lists: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const l = await measure(() => rpc(bigToken, { method: "tools/list" }));
+      if (l.result.result?.tools?.length !== 501) throw new Error("tools/list did not answer a full page");
+      lists.push(l.ms);
+    }
+    rows.push({
+      name: "/mcp tools/list, first page (500), same identity",
+      value: msf(median(lists)),
+      goal: "reported",
+      verdict: "—",
+    });
+    const callee = await createMcpConnection(SYSTEM, { name: "bench-calls", url: catalogUrl("calls") });
+    await runCatalogCheck(callee.id, "manual");
+    const caller = await createIdentity(SYSTEM, { name: "bench-caller" });
+    await assignSource(SYSTEM, { identityId: caller.id, sourceId: callee.id });
+    const { value: callerToken } = await createToken(SYSTEM, { identityId: caller.id, name: "bench" });
+    const direct = new Client({ name: "bench", version: "1" });
+    await direct.connect(new StreamableHTTPClientTransport(new URL(catalogUrl("calls"))));
+    const proxied: number[] = [];
+    const directCalls: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const args = { name: "calls_0001", arguments: { q: `call ${i}` } };
+      const p = await measure(() => rpc(callerToken, { method: "tools/call", params: args }));
+      if (p.result.result?.isError !== undefined || !p.result.result?.content) throw new Error("proxied call failed");
+      proxied.push(p.ms);
+      directCalls.push((await measure(() => direct.callTool(args))).ms);
+    }
+    await direct.close();
+    rows.push({
+      name: "/mcp tools/call proxied to an MCP Connection",
+      value: `${msf(median(proxied))} (direct SDK call ${msf(median(directCalls))})`,
+      goal: "reported",
+      verdict: "—",
     });
   } finally {
     server.stop();
