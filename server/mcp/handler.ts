@@ -33,9 +33,8 @@ export async function handleMcpPost(request: Request): Promise<Response> {
       { "www-authenticate": 'Bearer realm="quartermaster"' },
     );
 
-  const controller = new AbortController();
-  request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
-  const server = buildMcpServer(actor, controller.signal);
+  // A call in flight is abandoned (its Source exchange aborted) when the agent hangs up.
+  const server = buildMcpServer(actor, request.signal);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
