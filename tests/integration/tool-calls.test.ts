@@ -32,6 +32,20 @@ describe("Tool Calls that never get an answer", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it("are refused before connecting when a Connection's URL is a blocked address literal", async () => {
+    // The guarded resolver never sees a literal, so this must be refused before any connection.
+    const failure = await callRemoteTool({
+      url: "http://169.254.169.254/mcp",
+      headers: {},
+      allowLinkLocal: false,
+      nativeName: "steal_credentials",
+      arguments: {},
+      timeoutMs: 2000,
+    }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "SOURCE_ADDRESS_BLOCKED" });
+    expect((failure as Error).message).toContain("169.254.169.254");
+  });
+
   it("end with TOOL_CALL_TIMEOUT when no SDK Tool Host collects them, and leave nothing for a later collection", async () => {
     const { source, host } = await hostWith([simpleTool("never")]);
     const failure = await callHostTool({

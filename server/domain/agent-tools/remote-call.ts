@@ -1,16 +1,16 @@
 /**
- * Calls one Tool on an MCP Connection's server: a fresh stateless exchange (initialize,
- * tools/call, end of session) through the same transport and network policy as a catalog
- * check, with the remote-response limit counted while the answer streams in.
+ * Calls one Tool on an MCP Connection's server: a fresh exchange (initialize, tools/call,
+ * end of session) opened as a catalog check opens its own (openSourceExchange): the same
+ * transport, network policy and remote-response limit.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { LIMITS } from "../../limits";
-import { CatalogTransport, ResponseTooLarge } from "../catalog/catalog-transport";
+import { ResponseTooLarge } from "../catalog/catalog-transport";
 import { fmt, fmtBytes } from "../catalog/failures";
-import { AddressBlocked, causeChain, guardedDispatcher } from "../catalog/guarded-dispatcher";
+import { AddressBlocked, causeChain } from "../catalog/guarded-dispatcher";
+import { openSourceExchange, type SourceExchange } from "../catalog/source-exchange";
 import { ToolCallFailure } from "./failures";
 
 // Read loosely: the result's limits are checked by acceptToolResult, with reasons the
@@ -28,23 +28,22 @@ export async function callRemoteTool(options: {
   timeoutMs?: number;
 }): Promise<Record<string, unknown>> {
   const timeoutMs = options.timeoutMs ?? LIMITS.TOOL_CALL_MS.value;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error("timeout")), timeoutMs);
-  const onOuterAbort = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
-  const dispatcher = guardedDispatcher(options.allowLinkLocal);
-  const transport = new CatalogTransport(new URL(options.url), {
-    headers: options.headers,
-    dispatcher,
-    signal: controller.signal,
-    responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
-  });
-  const client = new Client({ name: "quartermaster", version: "1" }, { capabilities: {} });
+  let exchange: SourceExchange | undefined;
   let transportFailure: unknown;
-  client.onerror = (error) => {
-    transportFailure ??= error;
-  };
   try {
+    exchange = openSourceExchange({
+      url: options.url,
+      headers: options.headers,
+      allowLinkLocal: options.allowLinkLocal,
+      responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
+      timeoutMs,
+      signal: options.signal,
+      clientName: "quartermaster",
+    });
+    const { client, transport, controller } = exchange;
+    client.onerror = (error) => {
+      transportFailure ??= error;
+    };
     await client.connect(transport, { signal: controller.signal, timeout: timeoutMs });
     return await client.request(
       { method: "tools/call", params: { name: options.nativeName, arguments: options.arguments } },
@@ -52,13 +51,10 @@ export async function callRemoteTool(options: {
       { signal: controller.signal, timeout: timeoutMs },
     );
   } catch (error) {
-    throw toFailure(transportFailure ?? error, controller.signal.aborted && !options.signal?.aborted, timeoutMs);
+    const timedOut = exchange?.controller.signal.aborted === true && !options.signal?.aborted;
+    throw toFailure(transportFailure ?? error, timedOut, timeoutMs);
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onOuterAbort);
-    await transport.terminateSession().catch(() => {});
-    await client.close().catch(() => {});
-    await dispatcher.close().catch(() => {});
+    await exchange?.close();
   }
 }
 

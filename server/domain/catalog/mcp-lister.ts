@@ -4,16 +4,14 @@
  * and throws CheckFailure, abandoning the one page it had already asked for.
  */
 import { setMaxListeners } from "node:events";
-import { isIP } from "node:net";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { LIMITS } from "../../limits";
-import { blockedAddressReason } from "../sources/url-policy";
-import { CatalogTransport, NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
+import { NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
 import { CheckFailure, fmt, fmtBytes } from "./failures";
-import { AddressBlocked, causeChain, guardedDispatcher } from "./guarded-dispatcher";
+import { AddressBlocked, causeChain } from "./guarded-dispatcher";
+import { openSourceExchange, type SourceExchange } from "./source-exchange";
 import { type PublishedTool, validateToolDefinition } from "./validate-tool";
 
 export interface ListProgress {
@@ -53,59 +51,43 @@ export async function listMcpCatalog(
 ): Promise<{ tools: PublishedTool[]; progress: ListProgress }> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const started = Date.now();
-  const controller = new AbortController();
-  // Each page's request and fetch listen on this one signal, for at most `pages` pages.
-  setMaxListeners(limits.pages * 4 + 16, controller.signal);
-  const timer = setTimeout(() => controller.abort(new Error("timeout")), limits.wallClockMs);
-  const onOuterAbort = () => controller.abort(options.signal?.reason ?? new Error("aborted"));
-  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
-
   const progress: ListProgress = { pages: 0, tools: 0, bytes: 0 };
   // A failure seen inside the transport (an oversized or unparsable response, a blocked
   // address) is kept here: the SDK may report it only as a closed or timed-out request.
   let transportFailure: CheckFailure | undefined;
-  const fail = (failure: CheckFailure) => {
-    transportFailure ??= failure;
-    controller.abort(failure);
-  };
 
-  const host = new URL(options.url).hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host) && !options.allowLinkLocal) {
-    const reason = blockedAddressReason(host);
-    if (reason)
-      throw new CheckFailure(
-        "CATALOG_ADDRESS_BLOCKED",
-        `${host} is ${reason}; an admin must allow link-local addresses first.`,
-        { address: host },
-      );
-  }
-
-  const dispatcher = guardedDispatcher(options.allowLinkLocal);
   const tooLarge = (received: number) =>
     new CheckFailure(
       "CATALOG_RESPONSE_TOO_LARGE",
       `One response from the server passed ${fmtBytes(limits.responseBytes)} (received ${fmtBytes(received)} before stopping); a remote response may be at most ${fmtBytes(limits.responseBytes)}.`,
       { measured: received, limit: limits.responseBytes, unit: "bytes", page: progress.pages + 1 },
     );
-  const transport = new CatalogTransport(new URL(options.url), {
-    headers: options.headers,
-    dispatcher,
-    signal: controller.signal,
-    responseBytes: limits.responseBytes,
-  });
-  const client = new Client({ name: "quartermaster-catalog-check", version: "1" }, { capabilities: {} });
+  let exchange: SourceExchange;
+  try {
+    exchange = openSourceExchange({
+      url: options.url,
+      headers: options.headers,
+      allowLinkLocal: options.allowLinkLocal,
+      responseBytes: limits.responseBytes,
+      timeoutMs: limits.wallClockMs,
+      signal: options.signal,
+      clientName: "quartermaster-catalog-check",
+    });
+  } catch (error) {
+    if (error instanceof AddressBlocked) throw addressBlocked(error);
+    throw error;
+  }
+  const { client, transport, controller } = exchange;
+  // Each page's request and fetch listen on this one signal, for at most `pages` pages.
+  setMaxListeners(limits.pages * 4 + 16, controller.signal);
+  const fail = (failure: CheckFailure) => {
+    transportFailure ??= failure;
+    controller.abort(failure);
+  };
   client.onerror = (error) => {
     if (error instanceof ResponseTooLarge) return fail(tooLarge(error.received));
     for (const e of causeChain(error)) {
-      if (e instanceof AddressBlocked) {
-        return fail(
-          new CheckFailure(
-            "CATALOG_ADDRESS_BLOCKED",
-            `${e.address} is ${e.reason}; an admin must allow link-local addresses first.`,
-            { address: e.address },
-          ),
-        );
-      }
+      if (e instanceof AddressBlocked) return fail(addressBlocked(e));
     }
     const message = String((error as Error)?.message ?? error);
     if (error instanceof NotJsonRpc) {
@@ -235,12 +217,16 @@ export async function listMcpCatalog(
       tooLarge,
     });
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onOuterAbort);
-    await transport.terminateSession().catch(() => {});
-    await client.close().catch(() => {});
-    await dispatcher.close().catch(() => {});
+    await exchange.close();
   }
+}
+
+function addressBlocked(e: AddressBlocked): CheckFailure {
+  return new CheckFailure(
+    "CATALOG_ADDRESS_BLOCKED",
+    `${e.address} is ${e.reason}; an admin must allow link-local addresses first.`,
+    { address: e.address },
+  );
 }
 
 function toCheckFailure(
@@ -274,13 +260,7 @@ function toCheckFailure(
     );
   }
   for (const e of causeChain(error)) {
-    if (e instanceof AddressBlocked) {
-      return new CheckFailure(
-        "CATALOG_ADDRESS_BLOCKED",
-        `${e.address} is ${e.reason}; an admin must allow link-local addresses first.`,
-        { address: e.address },
-      );
-    }
+    if (e instanceof AddressBlocked) return addressBlocked(e);
   }
   if (error instanceof StreamableHTTPError) {
     const status = error.code ?? 0;
