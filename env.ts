@@ -4,6 +4,7 @@
  * file are the whole list. next.config.js imports this module, so a bad value fails
  * the build and the start, not a request an hour later.
  */
+import { BlockList, isIP } from "node:net";
 import { z } from "zod";
 
 const flag = z
@@ -31,16 +32,64 @@ const schema = z.object({
     .min(12, "QM_BOOTSTRAP_ADMIN_PASSWORD must be at least 12 characters")
     .optional(),
   QM_BOOTSTRAP_API_KEY: z.string().min(32, "QM_BOOTSTRAP_API_KEY must be at least 32 characters").optional(),
-  /** Seed demo data (users, Sources, identities) when the database is new. */
-  QM_DEMO: flag.default(true),
-  /** Loopback port for the demo MCP server; 0 picks a free one. */
-  QM_DEMO_MCP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /**
+   * Seed demo data (users, Sources, identities) when the database is new. Unset: on the
+   * embedded database only, never on a PostgreSQL server (which may hold real data).
+   */
+  QM_DEMO: flag.optional(),
+  /** Loopback port for the demo MCP server; unset: PORT + 1, so the printed URL stays the same across starts. */
+  QM_DEMO_MCP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * Proxies whose X-Forwarded-For / X-Forwarded-Proto / X-Forwarded-Host are believed:
+   * comma-separated addresses or CIDR ranges. From anyone else those headers are dropped.
+   */
+  QM_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const entries = (value ?? "")
+        .split(",")
+        .map((e) => e.trim())
+        .filter(Boolean);
+      for (const entry of entries) {
+        if (!parseCidr(entry)) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${entry}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, 127.0.0.1, ::1)`,
+          });
+          return z.NEVER;
+        }
+      }
+      return entries;
+    }),
   /** Run scheduled catalog checks in this process. */
   QM_SCHEDULER: flag.default(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
-export type Env = z.infer<typeof schema>;
+/** An address or CIDR range as [address, prefix, family]; null when it is neither. */
+export function parseCidr(entry: string): [string, number, "ipv4" | "ipv6"] | null {
+  const [address = "", bits, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (!family || rest.length) return null;
+  const max = family === 4 ? 32 : 128;
+  const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : Number.NaN;
+  if (!(prefix >= 0 && prefix <= max)) return null;
+  return [address, prefix, family === 4 ? "ipv4" : "ipv6"];
+}
+
+/** The trusted proxies as a BlockList (node:net), for matching a socket's peer. */
+export function trustedProxyList(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const parsed = parseCidr(entry);
+    if (parsed) list.addSubnet(...parsed);
+  }
+  return list;
+}
+
+type Parsed = z.infer<typeof schema>;
+export type Env = Omit<Parsed, "QM_DEMO"> & { QM_DEMO: boolean };
 
 function parse(source: Record<string, string | undefined>): Env {
   const values = Object.fromEntries(
@@ -54,7 +103,7 @@ function parse(source: Record<string, string | undefined>): Env {
   if (result.data.QM_BOOTSTRAP_ADMIN_PASSWORD && !result.data.QM_BOOTSTRAP_ADMIN_EMAIL) {
     throw new Error("Invalid environment:\n  QM_BOOTSTRAP_ADMIN_PASSWORD is set without QM_BOOTSTRAP_ADMIN_EMAIL");
   }
-  return result.data;
+  return { ...result.data, QM_DEMO: result.data.QM_DEMO ?? !result.data.DATABASE_URL };
 }
 
 export const env: Env = parse(process.env);

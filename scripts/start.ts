@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { env } from "@/env";
 import { closeDatabase } from "@/server/db";
-import { startEverythingServer } from "@/server/demo/everything-server";
+import { DemoPortTaken, startEverythingServer } from "@/server/demo/everything-server";
 import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
 import { prepareDatabase } from "@/server/domain/system/bootstrap";
@@ -58,13 +58,30 @@ function buildIfNeeded(): void {
   }
 }
 
+/**
+ * On a stable port (PORT + 1 unless QM_DEMO_MCP_PORT says), so a Connection someone adds
+ * with the printed URL still works after a restart. Only an unconfigured port that is
+ * taken falls back to a free one.
+ */
+async function startDemoMcpServer() {
+  if (env.QM_DEMO_MCP_PORT !== undefined) return startEverythingServer(env.QM_DEMO_MCP_PORT);
+  const preferred = env.PORT > 0 && env.PORT < 65535 ? env.PORT + 1 : 0;
+  try {
+    return await startEverythingServer(preferred);
+  } catch (error) {
+    if (!(error instanceof DemoPortTaken)) throw error;
+    log.warn({ port: preferred }, "the demo MCP server's usual port is taken; using another (set QM_DEMO_MCP_PORT)");
+    return startEverythingServer(0);
+  }
+}
+
 // Stopped on a failed start too (a taken port, say): it must not outlive this process.
 let demoMcp: Awaited<ReturnType<typeof startEverythingServer>> | null = null;
 
 async function main() {
   if (!dev) buildIfNeeded();
   const { firstRun } = await prepareDatabase();
-  demoMcp = env.QM_DEMO ? await startEverythingServer(env.QM_DEMO_MCP_PORT) : null;
+  demoMcp = env.QM_DEMO ? await startDemoMcpServer() : null;
   const demo = demoMcp ? await seedDemo({ firstRun, demoMcpUrl: demoMcp.url }) : null;
   if (demoMcp && !demo) {
     await demoMcp.stop();
@@ -84,7 +101,10 @@ async function main() {
         : []),
     );
   else if (env.QM_BOOTSTRAP_ADMIN_EMAIL) lines.push(`  Sign in as ${env.QM_BOOTSTRAP_ADMIN_EMAIL}`);
-  else lines.push(`  No demo data (QM_DEMO=0). Create an admin: npm run qm -- create-admin --email you@example.com`);
+  else
+    lines.push(
+      `  No demo data${env.DATABASE_URL ? " (on PostgreSQL only with QM_DEMO=1)" : ""}. Create an admin: npm run qm -- create-admin --email you@example.com`,
+    );
   lines.push(``);
   console.log(lines.join("\n"));
 
