@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
+import { Callout } from "@/components/ui/callout";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { fieldErrors } from "./form-errors";
@@ -12,6 +13,15 @@ import { CHECK_INTERVAL_OPTIONS, formatSeconds, HEARTBEAT_TIMEOUT_OPTIONS } from
 import type { SourceView } from "./types";
 
 const FIELDS = ["name", "description", "url", "headers", "checkIntervalSeconds", "heartbeatTimeoutSeconds"] as const;
+
+/** The origin of a URL as typed, or null while it is not a URL yet. */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
 
 /** Options including the current value, so a value set over the API is never silently changed. */
 function withCurrent(options: ReadonlyArray<{ seconds: number; label: string }>, current: number | null) {
@@ -35,6 +45,16 @@ export function EditSourceDialog({
   const trpc = useTRPC();
   const isConnection = source.kind === "mcp_connection";
   const [replaceHeaders, setReplaceHeaders] = useState(false);
+  const [keepHeaders, setKeepHeaders] = useState(false);
+  const [url, setUrl] = useState(source.url ?? "");
+  const newOrigin = originOf(url.trim());
+  // Saved headers are credentials for one server: they follow a new origin only if asked to.
+  const headersAtNewOrigin =
+    isConnection &&
+    source.headerNames.length > 0 &&
+    !replaceHeaders &&
+    newOrigin !== null &&
+    newOrigin !== originOf(source.url ?? "");
   const [rows, setRows] = useState<HeaderRow[]>([]);
   const [rowsError, setRowsError] = useState<string | null>(null);
   const update = useMutation(
@@ -50,6 +70,8 @@ export function EditSourceDialog({
   function close() {
     update.reset();
     setReplaceHeaders(false);
+    setKeepHeaders(false);
+    setUrl(source.url ?? "");
     setRows([]);
     setRowsError(null);
     onClose();
@@ -65,7 +87,7 @@ export function EditSourceDialog({
       if (parsed.error) return;
       headers = parsed.headers;
     }
-    const url = isConnection ? String(f.get("url")).trim() : undefined;
+    const newUrl = isConnection ? url.trim() : undefined;
     const interval = isConnection ? Number(f.get("checkIntervalSeconds")) : undefined;
     const timeout = isConnection ? undefined : Number(f.get("heartbeatTimeoutSeconds"));
     update.mutate({
@@ -73,10 +95,11 @@ export function EditSourceDialog({
       name: String(f.get("name")),
       description: String(f.get("description") ?? ""),
       // Unchanged values are left out: a new URL or interval triggers an immediate check.
-      url: url !== undefined && url !== source.url ? url : undefined,
+      url: newUrl !== undefined && newUrl !== source.url ? newUrl : undefined,
       checkIntervalSeconds: interval !== source.checkIntervalSeconds ? interval : undefined,
       heartbeatTimeoutSeconds: timeout !== source.heartbeatTimeoutSeconds ? timeout : undefined,
       headers,
+      keepHeaders: headersAtNewOrigin && keepHeaders ? true : undefined,
     });
   }
 
@@ -98,7 +121,8 @@ export function EditSourceDialog({
                   name="url"
                   type="url"
                   required
-                  defaultValue={source.url ?? ""}
+                  value={url}
+                  onChange={(e) => setUrl(e.target.value)}
                   autoComplete="off"
                   spellCheck={false}
                 />
@@ -111,6 +135,24 @@ export function EditSourceDialog({
                 </Select>
               )}
             </Field>
+            {headersAtNewOrigin && (
+              <Callout tone="warn" title="The auth headers stay with the old server" data-testid="headers-new-origin">
+                <p>
+                  The new URL is on {newOrigin}. The saved headers ({source.headerNames.join(", ")}) are not sent there
+                  unless you replace them below or keep them for it.
+                </p>
+                <label className="mt-2 flex items-start gap-2">
+                  <input
+                    type="checkbox"
+                    className="mt-0.5 size-4 accent-[var(--accent)]"
+                    checked={keepHeaders}
+                    onChange={(e) => setKeepHeaders(e.target.checked)}
+                  />
+                  <span>Send the saved headers to {newOrigin}</span>
+                </label>
+                {errors.of("headers") && <p className="mt-1 text-danger">{errors.of("headers")}</p>}
+              </Callout>
+            )}
             <div className="space-y-2 rounded-md border border-border p-3">
               <label className="flex items-start gap-2 text-sm">
                 <input

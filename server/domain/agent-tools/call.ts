@@ -6,13 +6,13 @@
  * code and a reason, so the model can act on it.
  */
 import type { Actor } from "../../actor";
-import { decryptJson } from "../../crypto";
 import { getDb } from "../../db";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
 import { fmt } from "../catalog/failures";
 import { heldToolsWhere } from "../identities/holdings";
+import { HeadersUnreadable, openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { ToolCallFailure } from "./failures";
 import { callHostTool } from "./host-calls";
@@ -53,7 +53,7 @@ export async function callOfferedTool(
       const { allowLinkLocal } = await loadUrlPolicy();
       const raw = await callRemoteTool({
         url: tool.source.url,
-        headers: tool.source.encryptedHeaders ? decryptJson<Record<string, string>>(tool.source.encryptedHeaders) : {},
+        headers: openSourceHeaders(tool.source),
         allowLinkLocal,
         nativeName: tool.nativeName,
         arguments: args,
@@ -76,6 +76,15 @@ export async function callOfferedTool(
     "tool call",
   );
   return result;
+}
+
+function openSourceHeaders(source: { id: string; encryptedHeaders: string | null }): Record<string, string> {
+  try {
+    return openHeaders(source);
+  } catch (error) {
+    if (error instanceof HeadersUnreadable) throw new ToolCallFailure("SOURCE_UNREACHABLE", error.message);
+    throw error;
+  }
 }
 
 function checkArguments(raw: unknown): Record<string, unknown> {

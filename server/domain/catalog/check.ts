@@ -3,11 +3,11 @@
  * the catalog atomically, or fail as a whole and leave the active catalog untouched.
  * Every check is recorded with its outcome and measurements.
  */
-import { decryptJson } from "../../crypto";
 import { getDb } from "../../db";
 import { notFound } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
+import { HeadersUnreadable, openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { DefinitionStager } from "./definitions";
 import { CheckFailure, internalCheckFailure, isCheckFailure } from "./failures";
@@ -57,7 +57,7 @@ export async function runCatalogCheck(
   };
 
   try {
-    const headers = source.encryptedHeaders ? decryptJson<Record<string, string>>(source.encryptedHeaders) : {};
+    const headers = openHeaders(source);
     const { allowLinkLocal } = await loadUrlPolicy();
     // Read while the server answers the first requests; publication reuses it if still current.
     const snapshot = readCatalog(db, sourceId);
@@ -117,9 +117,16 @@ export async function runCatalogCheck(
     }
     let failure: CheckFailure;
     if (isCheckFailure(error)) failure = error;
-    else if (options.signal?.aborted)
-      failure = new CheckFailure("CATALOG_CHECK_FAILED", "Interrupted: Quartermaster was shutting down.");
-    else {
+    else if (error instanceof HeadersUnreadable) failure = new CheckFailure("CATALOG_CHECK_FAILED", error.message);
+    else if (options.signal?.aborted) {
+      const reason = options.signal.reason;
+      failure = new CheckFailure(
+        "CATALOG_CHECK_FAILED",
+        reason instanceof Error && reason.message.startsWith("Interrupted")
+          ? reason.message
+          : "Interrupted: Quartermaster was shutting down.",
+      );
+    } else {
       log.error({ err: error, sourceId, checkId: check.id }, "catalog check broke");
       failure = internalCheckFailure();
     }

@@ -66,6 +66,11 @@ export const ZUpdateSourceInput = z.object({
   url: ZCreateMcpConnectionInput.shape.url.optional(),
   /** Replaces every header; omit to keep the current ones, `{}` to remove them all. */
   headers: ZHeaders.optional(),
+  /**
+   * With a URL on another origin and no new `headers`: send the saved headers to the new
+   * origin anyway. Without it such a change is refused, so secrets never follow a URL unasked.
+   */
+  keepHeaders: z.boolean().optional(),
   checkIntervalSeconds: checkIntervalSeconds.optional(),
   heartbeatTimeoutSeconds: heartbeatTimeoutSeconds.optional(),
   paused: z.boolean().optional(),

@@ -1,5 +1,5 @@
+import { randomUUID } from "node:crypto";
 import { type Actor, requireRole } from "../../actor";
-import { encryptJson } from "../../crypto";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import { LIMITS } from "../../limits";
@@ -8,6 +8,7 @@ import { recordAudit } from "../audit/record";
 import { recordSourceWideChange } from "../catalog/changes";
 import { identityTotals, makeBudget, stateOf } from "../identities/budget";
 import { parseInput } from "../validation";
+import { sealHeaders } from "./headers";
 import { loadUrlPolicy } from "./network-policy";
 import {
   type TCreateMcpConnectionInput,
@@ -37,15 +38,18 @@ export async function createMcpConnection(actor: Actor, raw: TCreateMcpConnectio
   const url = checkConnectionUrl(input.url, await loadUrlPolicy());
   await assertNameFree(input.name);
   const headers = input.headers ?? {};
+  // Chosen here: the headers are sealed for this id before the row exists.
+  const id = randomUUID();
   const db = await getDb();
   return db.$transaction(async (tx) => {
     const row = await tx.source.create({
       data: {
+        id,
         kind: "mcp_connection",
         name: input.name,
         description: input.description ?? "",
         url: url.toString(),
-        encryptedHeaders: Object.keys(headers).length ? encryptJson(headers) : null,
+        encryptedHeaders: sealHeaders(id, headers),
         headerNames: Object.keys(headers),
         checkIntervalSeconds: input.checkIntervalSeconds,
         nextCheckAt: new Date(),
@@ -142,6 +146,7 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
   }
   if (input.name && input.name.toLowerCase() !== before.name.toLowerCase()) await assertNameFree(input.name, input.id);
   const url = input.url !== undefined ? checkConnectionUrl(input.url, await loadUrlPolicy()).toString() : undefined;
+  const headersAtNewOrigin = headerMove(before, url, input);
 
   const updated = await db.$transaction(async (tx) => {
     const row = await tx.source.update({
@@ -152,7 +157,7 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
         url,
         ...(input.headers !== undefined
           ? {
-              encryptedHeaders: Object.keys(input.headers).length ? encryptJson(input.headers) : null,
+              encryptedHeaders: sealHeaders(input.id, input.headers),
               headerNames: Object.keys(input.headers),
             }
           : {}),
@@ -176,6 +181,7 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
       if (input[key] !== undefined && row[key] !== before[key]) changed[key] = { from: before[key], to: row[key] };
     }
     if (input.headers !== undefined) changed.headerNames = { from: before.headerNames, to: row.headerNames };
+    if (headersAtNewOrigin) changed.headersAtNewOrigin = headersAtNewOrigin;
     if (input.paused !== undefined && input.paused !== Boolean(before.pausedAt)) changed.paused = input.paused;
     if (Object.keys(changed).length) {
       await recordAudit(tx, actor, {
@@ -190,6 +196,29 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
   });
   // Outside the transaction: on the embedded database a query beside an open transaction would wait for it.
   return withIdentities(updated, await identityStats([updated]));
+}
+
+/**
+ * Saved headers hold credentials for one server: a URL moving to another origin (scheme,
+ * host, port) does not take them along unless the operator re-enters them or says to keep
+ * them. Returns what happened to them for the audit log, or null when the origin stays.
+ */
+function headerMove(
+  before: { url: string | null; headerNames: string[] },
+  url: string | undefined,
+  input: { headers?: Record<string, string>; keepHeaders?: boolean },
+): { from: string; to: string; headers: "re-entered" | "kept" } | null {
+  if (url === undefined || !before.url || !before.headerNames.length) return null;
+  const from = new URL(before.url).origin;
+  const to = new URL(url).origin;
+  if (from === to) return null;
+  if (input.headers !== undefined) return { from, to, headers: "re-entered" };
+  if (input.keepHeaders === true) return { from, to, headers: "kept" };
+  throw new DomainError(
+    "INVALID_INPUT",
+    `headers: the new URL is on another origin (${to}, was ${from}), and the saved headers (${before.headerNames.join(", ")}) are not sent to a new origin unasked. Enter the headers for it, or keep the saved ones (keepHeaders: true).`,
+    { field: "headers", from, to, headerNames: before.headerNames },
+  );
 }
 
 /**
