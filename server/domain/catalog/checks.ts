@@ -80,7 +80,7 @@ export async function checkNow(actor: Actor, raw: { id: string }): Promise<Check
     targetId: id,
     targetLabel: source.name,
   });
-  const runClaimed = () => runLeased(id, () => runCatalogCheck(id, "manual"));
+  const runClaimed = () => runLeased(id, (lost) => runCatalogCheck(id, "manual", { signal: lost }));
   if (await claimSource(id)) return runClaimed();
   const deadline = Date.now() + WAIT_FOR_RUNNING_MS;
   while (Date.now() < deadline) {

@@ -1,7 +1,9 @@
 /**
  * Who runs a Source's next check. A lease row-lock (`FOR UPDATE SKIP LOCKED`) works the
  * same on PGlite and PostgreSQL, so any number of instances sharing one database never
- * run the same check twice, and a crashed instance's lease simply expires.
+ * run the same check twice. Leases are short and renewed by a heartbeat while the check
+ * runs, so a crashed instance's lease lapses within LEASE_MS; on the embedded database,
+ * where one process holds the data, a start clears them at once (clearLeasesAtStart).
  */
 import { hostname } from "node:os";
 import { getDb } from "../../db";
@@ -10,11 +12,14 @@ import { CHECK_INTERVALS } from "../sources/schemas";
 
 /**
  * How long a lease lasts unless renewed: how soon another instance takes over the Source
- * of one that died. A running check renews it every LEASE_RENEW_MS, so a check that waits
- * for a lock or commits slowly never outlives its lease.
+ * of one that died. A running check renews it every LEASE_RENEW_MS (a heartbeat), so a
+ * check that waits for a lock or commits slowly keeps it; two heartbeats may be missed
+ * (a busy event loop) before it lapses.
  */
-export const LEASE_MS = LIMITS.CHECK_WALL_CLOCK_MS.value * 4;
-export const LEASE_RENEW_MS = LEASE_MS / 4;
+export const LEASE_MS = LIMITS.CHECK_WALL_CLOCK_MS.value;
+export const LEASE_RENEW_MS = LEASE_MS / 3;
+
+export const INTERRUPTED = "Interrupted: Quartermaster stopped while this check was running.";
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
 /** Claims up to `limit` MCP Connections whose check is due. */
@@ -51,19 +56,40 @@ export async function claimSource(id: string, now = new Date()): Promise<boolean
  * lets go and schedules the Source's next check one interval later (the interval as it is
  * then: an operator may have changed it meanwhile).
  */
-export async function runLeased<T>(id: string, check: () => Promise<T>, renewEveryMs = LEASE_RENEW_MS): Promise<T> {
+export async function runLeased<T>(
+  id: string,
+  check: (signal: AbortSignal) => Promise<T>,
+  renewEveryMs = LEASE_RENEW_MS,
+): Promise<T> {
   const db = await getDb();
+  // Holding the lease, this instance is the only one checking the Source: a check still
+  // marked running belonged to a process that died.
+  await db.catalogCheck.updateMany({
+    where: { sourceId: id, status: "running" },
+    data: {
+      status: "failed",
+      finishedAt: new Date(),
+      failureCode: "CATALOG_CHECK_FAILED",
+      failureMessage: INTERRUPTED,
+    },
+  });
+  const lost = new AbortController();
   const renew = setInterval(() => {
     db.source
       .updateMany({
         where: { id, leaseOwner: INSTANCE_ID },
         data: { leaseUntil: new Date(Date.now() + LEASE_MS) },
       })
-      .catch(() => {}); // the next renewal tries again; the lease has three more periods to run
+      .then(({ count }) => {
+        // Lapsed and taken by another instance: this check must not publish over theirs.
+        if (count === 0)
+          lost.abort(new Error("Interrupted: this Source's lease lapsed and another instance took the check over."));
+      })
+      .catch(() => {}); // the next renewal tries again; the lease has two more periods to run
   }, renewEveryMs);
   renew.unref();
   try {
-    return await check();
+    return await check(lost.signal);
   } finally {
     clearInterval(renew);
     const source = await db.source.findUnique({ where: { id }, select: { checkIntervalSeconds: true } });
@@ -79,4 +105,26 @@ export async function releaseSource(id: string, nextCheckAt: Date | null): Promi
     where: { id, leaseOwner: INSTANCE_ID },
     data: { leaseUntil: null, leaseOwner: null, nextCheckAt },
   });
+}
+
+/**
+ * At the start of a process on the embedded database: only one process can hold its data,
+ * so every lease left is a dead process's, and every check still marked running ended
+ * with it. (On PostgreSQL other instances may be alive; their leases lapse on their own.)
+ */
+export async function clearLeasesAtStart(): Promise<{ leases: number; checks: number }> {
+  const db = await getDb();
+  const [leases, checks] = await db.$transaction([
+    db.source.updateMany({ where: { leaseOwner: { not: null } }, data: { leaseUntil: null, leaseOwner: null } }),
+    db.catalogCheck.updateMany({
+      where: { status: "running" },
+      data: {
+        status: "failed",
+        finishedAt: new Date(),
+        failureCode: "CATALOG_CHECK_FAILED",
+        failureMessage: INTERRUPTED,
+      },
+    }),
+  ]);
+  return { leases: leases.count, checks: checks.count };
 }

@@ -10,7 +10,7 @@ import { sweepAbandonedCalls } from "../agent-tools/host-calls";
 import { sweepSilentHosts } from "../sources/tool-hosts";
 import { runCatalogCheck } from "./check";
 import { sweepDefinitions } from "./definitions";
-import { claimDueSources, LEASE_RENEW_MS, runLeased } from "./lease";
+import { claimDueSources, INTERRUPTED, LEASE_RENEW_MS, runLeased } from "./lease";
 
 export interface Scheduler {
   /** Runs one round now (tests drive the scheduler with this instead of waiting). */
@@ -36,7 +36,7 @@ export async function closeInterruptedChecks(now = new Date()): Promise<number> 
       status: "failed",
       finishedAt: now,
       failureCode: "CATALOG_CHECK_FAILED",
-      failureMessage: "Interrupted: Quartermaster stopped while this check was running.",
+      failureMessage: INTERRUPTED,
     },
   });
   return stale.count;
@@ -57,8 +57,8 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
     const controller = new AbortController();
     const done = (async () => {
       try {
-        const outcome = await runLeased(sourceId, () =>
-          runCatalogCheck(sourceId, "schedule", { signal: controller.signal }),
+        const outcome = await runLeased(sourceId, (lost) =>
+          runCatalogCheck(sourceId, "schedule", { signal: AbortSignal.any([controller.signal, lost]) }),
         );
         log.info(
           { sourceId, status: outcome.status, code: outcome.failure?.code, tools: outcome.tools },
@@ -108,7 +108,7 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
       stopped = true;
       clearInterval(timer);
       await ticking;
-      for (const r of running.values()) r.controller.abort(new Error("shutting down"));
+      for (const r of running.values()) r.controller.abort(new Error("Interrupted: Quartermaster was shutting down."));
       await Promise.all([...running.values()].map((r) => r.done));
     },
   };

@@ -3,11 +3,14 @@ import { database } from "../../db";
 import { applyMigrations } from "../../db/schema-engine";
 import { log } from "../../log";
 import { ensureBootstrapApiKey } from "../api-keys/api-keys";
+import { clearLeasesAtStart } from "../catalog/lease";
+import { resealLegacyHeaders } from "../sources/headers";
 import { ensureAdmin } from "../users/users";
 
 /**
- * What every start does before serving: apply committed migrations, then make sure
- * the bootstrap admin and API key from the environment exist.
+ * What every start does before serving: apply committed migrations, let go of what a
+ * crashed process left held (embedded database only), bind saved headers to their Source,
+ * then make sure the bootstrap admin and API key from the environment exist.
  * Returns whether the database was empty before (first run).
  */
 export async function prepareDatabase(): Promise<{ firstRun: boolean; applied: string[] }> {
@@ -18,6 +21,12 @@ export async function prepareDatabase(): Promise<{ firstRun: boolean; applied: s
     .catch(() => 0);
   const applied = await applyMigrations(opened.adapterFactory);
   if (applied.length) log.info({ applied }, "migrations applied");
+  if (opened.kind === "embedded") {
+    const cleared = await clearLeasesAtStart();
+    if (cleared.leases || cleared.checks) log.info(cleared, "released what a stopped process held");
+  }
+  const resealed = await resealLegacyHeaders();
+  if (resealed) log.info({ resealed }, "saved headers bound to their Source");
 
   if (env.QM_BOOTSTRAP_ADMIN_EMAIL && env.QM_BOOTSTRAP_ADMIN_PASSWORD) {
     const { created } = await ensureAdmin({
