@@ -42,6 +42,41 @@ describe("Connection URL policy", () => {
     }
   });
 
+  it("refuses every IPv6 form that carries a refused IPv4 address, and host names with a trailing dot", () => {
+    for (const url of [
+      "http://[::169.254.169.254]/", // IPv4-compatible
+      "http://[::ffff:0:a9fe:a9fe]/", // IPv4-translated (SIIT)
+      "http://[64:ff9b:1::a9fe:a9fe]/", // local-use NAT64
+      "http://[2002:a9fe:a9fe::]/", // 6to4
+      "http://[2001:0:a9fe:a9fe::1]/", // Teredo server
+      "http://[2001:0:4136:e378:8000:63bf:5601:5601]/", // Teredo client ~(169.254.169.254 as bits)
+      "http://[fe80::5efe:169.254.169.254]/",
+      "http://[2001:db8::5efe:a9fe:a9fe]/", // ISATAP interface id
+      "http://[fd20:ce::254]/", // Google Cloud's metadata over IPv6
+      "http://metadata.google.internal./computeMetadata/v1",
+      "http://METADATA.google.internal../",
+      "http://169.254.169.254./",
+      "http://0xa9fea9fe/",
+      "http://[::ffff:100.100.100.200]/",
+    ]) {
+      expect(() => checkConnectionUrl(url, refuse), url).toThrow(/may not reach it unless an admin allows/);
+    }
+    expect(blockedAddressReason("2001:0:4136:e378:8000:63bf:5601:5601")).toMatch(/Teredo client/);
+    expect(blockedAddressReason("2002:a9fe:a9fe::")).toMatch(/6to4 address \(2002::\/16\) of 169.254.169.254/);
+  });
+
+  it("still lets through the IPv6 forms of addresses a Connection may reach", () => {
+    for (const address of [
+      "::1",
+      "::ffff:10.0.0.5",
+      "2002:0a00:0005::1",
+      "64:ff9b:1::808:808",
+      "2001:db8::5efe:a00:5",
+    ]) {
+      expect(blockedAddressReason(address), address).toBeNull();
+    }
+  });
+
   it("classifies resolved addresses", () => {
     expect(blockedAddressReason("169.254.169.254")).toMatch(/link-local/);
     expect(blockedAddressReason("fd00:ec2:0:0:0:0:0:254")).toMatch(/metadata/);

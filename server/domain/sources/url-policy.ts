@@ -27,7 +27,7 @@ function inV4(ip: string, cidr: string): boolean {
   return (ipv4ToInt(ip) & mask) === (ipv4ToInt(base) & mask);
 }
 
-/** Expands an IPv6 address to eight 16-bit groups. */
+/** Expands an IPv6 address (a valid one: isIP said 6) to eight 16-bit groups. */
 function ipv6Groups(ip: string): number[] {
   let address = ip.toLowerCase().split("%")[0] ?? "";
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
@@ -42,9 +42,54 @@ function ipv6Groups(ip: string): number[] {
   return [...h, ...fill, ...t].map((g) => Number.parseInt(g || "0", 16));
 }
 
+const quad = (b: readonly number[]) => b.map((x) => x & 255).join(".");
+
+/**
+ * The IPv4 addresses an IPv6 address stands for: every form that carries one, because a
+ * gateway, a tunnel or the host's own stack may deliver the packet to it. Each with the
+ * form's name, for the reason shown to the operator.
+ */
+function embeddedIpv4(g: readonly number[]): Array<[ipv4: string, form: string]> {
+  const b = g.flatMap((x) => [x >> 8, x & 255]);
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  const low = quad(b.slice(12, 16));
+  const found: Array<[string, string]> = [];
+  if (zero(0, 5) && g[5] === 0xffff) found.push([low, "an IPv4-mapped address"]);
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) found.push([low, "an IPv4-translated address"]);
+  // ::a.b.c.d (deprecated IPv4-compatible); :: and ::1 are the unspecified and loopback addresses.
+  if (zero(0, 6) && !(g[6] === 0 && (g[7] ?? 0) <= 1)) found.push([low, "an IPv4-compatible address"]);
+  if (g[0] === 0x64 && g[1] === 0xff9b) {
+    if (zero(2, 6)) found.push([low, "a NAT64 address (64:ff9b::/96)"]);
+    if (g[2] === 1) {
+      // Local-use NAT64 (64:ff9b:1::/48): the operator picks the prefix length, so every
+      // RFC 6052 layout that fits inside it counts.
+      for (const bytes of [
+        [b[6], b[7], b[9], b[10]],
+        [b[7], b[9], b[10], b[11]],
+        [b[9], b[10], b[11], b[12]],
+        [b[12], b[13], b[14], b[15]],
+      ])
+        found.push([quad(bytes as number[]), "a NAT64 address (64:ff9b:1::/48)"]);
+    }
+  }
+  if (g[0] === 0x2002) found.push([quad(b.slice(2, 6)), "a 6to4 address (2002::/16)"]);
+  if (g[0] === 0x2001 && g[1] === 0) {
+    found.push([quad(b.slice(4, 8)), "a Teredo server address (2001::/32)"]);
+    found.push([quad(b.slice(12, 16).map((x) => ~x)), "a Teredo client address (2001::/32)"]);
+  }
+  if (((g[4] ?? 0) & 0xfdff) === 0 && g[5] === 0x5efe) found.push([low, "an ISATAP address"]);
+  return found;
+}
+
+/** IPv6 metadata endpoints: AWS (fd00:ec2::254) and Google Cloud (fd20:ce::254). */
+const CLOUD_METADATA_V6: Array<[groups: number[], name: string]> = [
+  [[0xfd00, 0x0ec2, 0, 0, 0, 0, 0, 0x0254], "fd00:ec2::254, AWS"],
+  [[0xfd20, 0x00ce, 0, 0, 0, 0, 0, 0x0254], "fd20:ce::254, Google Cloud"],
+];
+
 /** Why an address is refused, or null when a Connection may reach it. */
 export function blockedAddressReason(ip: string): string | null {
-  const family = isIP(ip);
+  const family = isIP(ip.split("%")[0] ?? "");
   if (family === 4) {
     if (inV4(ip, "169.254.0.0/16")) return "link-local (169.254.0.0/16, where cloud metadata services live)";
     if (inV4(ip, "0.0.0.0/8")) return "the unspecified network 0.0.0.0/8";
@@ -56,18 +101,30 @@ export function blockedAddressReason(ip: string): string | null {
     const g = ipv6Groups(ip);
     if (g.every((x) => x === 0)) return "the unspecified address ::";
     if ((g[0]! & 0xffc0) === 0xfe80) return "IPv6 link-local (fe80::/10)";
-    if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x0254)
-      return "a cloud metadata endpoint (fd00:ec2::254)";
-    // IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d, which a NAT64 gateway
-    // forwards to a.b.c.d) inherit the IPv4 rules.
-    const mapped = g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff;
-    const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
-    if (mapped || nat64) {
-      return blockedAddressReason(`${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`);
+    for (const [groups, name] of CLOUD_METADATA_V6) {
+      if (groups.every((x, i) => g[i] === x)) return `a cloud metadata endpoint (${name})`;
+    }
+    // An IPv6 form of a refused IPv4 address is refused with it. (0.0.0.0/8 is left out:
+    // the layouts of an address that is not of that form read zeros as one.)
+    for (const [ipv4, form] of embeddedIpv4(g)) {
+      if (inV4(ipv4, "0.0.0.0/8")) continue;
+      const reason = blockedAddressReason(ipv4);
+      if (reason) return `${form} of ${ipv4}, ${reason}`;
     }
     return null;
   }
   return null;
+}
+
+/** Why a URL's host (a name or an address literal, as URL.hostname gives it) is refused, or null. */
+export function blockedHostReason(hostname: string): string | null {
+  // "metadata.google.internal." is the same host as without the dot (a fully qualified name).
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+    .replace(/\.+$/, "");
+  if (BLOCKED_HOSTNAMES.has(host)) return "a cloud metadata host name";
+  return blockedAddressReason(host);
 }
 
 export interface UrlPolicy {
@@ -95,8 +152,8 @@ export function checkConnectionUrl(raw: string, policy: UrlPolicy): URL {
     });
   }
   if (!policy.allowLinkLocal) {
-    const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-    const reason = BLOCKED_HOSTNAMES.has(host) ? "a cloud metadata host name" : blockedAddressReason(host);
+    const reason = blockedHostReason(url.hostname);
+    const host = url.hostname.replace(/^\[|\]$/g, "");
     if (reason) {
       throw new DomainError(
         "INVALID_INPUT",
