@@ -52,6 +52,30 @@ export const LIMITS = {
   MCP_TOOLS_PAGE: setting(500, "Tools in one page of /mcp tools/list"),
   MCP_REQUEST_BODY_BYTES: setting(4 * MiB, "one request body sent to /mcp"),
 
+  // ── HTTP request bodies: server/http/body-limits.ts answers 413 before reading past these ──
+  AUTH_REQUEST_BODY_BYTES: setting(64 * KiB, "one request body to /api/auth (sign-in, sign-out)"),
+  // An identity's instructions may fill its 4 MiB budget; JSON escaping can double them.
+  TRPC_REQUEST_BODY_BYTES: setting(8 * MiB, "one request body to /api/trpc (a batch of procedure calls)"),
+  TOOL_HOST_REQUEST_BODY_BYTES: setting(
+    64 * KiB,
+    "a request body to the other SDK Tool Host endpoints (heartbeat, calls/next)",
+  ),
+  OTHER_REQUEST_BODY_BYTES: setting(64 * KiB, "a request body to any other path (console pages, health)"),
+  // Outside Tool schemas (SCHEMA_DEPTH): serializing deeper JSON would overflow the stack.
+  JSON_DEPTH: setting(
+    128,
+    "levels of JSON read from a client or a Source: tRPC input, Tool Call arguments, Tool Results",
+  ),
+
+  // ── Console sign-in (server/auth/sign-in-throttle.ts) ──
+  SIGN_IN_FREE_FAILURES: setting(5, "failed sign-ins for one account from one client address before back-off starts"),
+  SIGN_IN_BACKOFF_MAX_SECONDS: setting(15 * 60, "longest wait the back-off imposes between two sign-in attempts"),
+  SIGN_IN_ADDRESS_FAILURES: setting(50, "failed sign-ins from one client address, any account, before it backs off"),
+  SIGN_IN_ACCOUNT_FAILURES: setting(
+    20,
+    "failed sign-ins for one account from every address before new addresses back off",
+  ),
+
   // ── Agent Identities ──
   IDENTITY_BUDGET_BYTES: setting(4 * MiB, "model-facing Tool definitions plus instructions of one Agent Identity"),
   LOSSES_WINDOW_DAYS: setting(30, "how far back Lost recently looks"),

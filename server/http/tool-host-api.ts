@@ -74,7 +74,8 @@ function jsonErrors(what: string, handler: (req: Request, host: ToolHost) => Pro
     } catch (e) {
       if (e instanceof CheckFailure) return error(STATUS[e.code] ?? 422, e.code, e.message, e.details);
       if (e instanceof DomainError) return error(e.status, e.code, e.message, e.details);
-      const requestId = randomUUID();
+      // The front's id, so this line and the request's own log line can be matched.
+      const requestId = req.headers.get("x-request-id") ?? randomUUID();
       const sourceId = host && !(host instanceof Response) ? host.id : undefined;
       log.error({ err: e, requestId, sourceId }, `tool host ${what} failed`);
       return error(500, "INTERNAL", `Internal error (request ${requestId}).`);

@@ -4,12 +4,12 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import superjson from "superjson";
 import { ZodError } from "zod";
 import { type Actor, actorRole } from "../actor";
 import { isDomainError } from "../errors";
-import type { Logger } from "../log";
+import { type Logger, log } from "../log";
 import { type Role, roleAllows } from "../roles";
+import { transformer } from "./transformer";
 
 export interface Context {
   actor: Actor | null;
@@ -45,8 +45,8 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    transformer: superjson,
-    errorFormatter({ shape, error }) {
+    transformer,
+    errorFormatter({ shape, error, ctx }) {
       // Stacks stay in the server log; answers never carry them.
       const { stack: _stack, ...data } = shape.data;
       const cause = error.cause;
@@ -70,6 +70,20 @@ const t = initTRPC
           ...shape,
           message: "Internal error. The server log has details under this request's id.",
           data: { ...data, domainCode: "INTERNAL", details: null },
+        };
+      }
+      // tRPC's own refusals (no such procedure, wrong method) say what to do. A library's
+      // exception under them (a JSON parser, say) speaks of internals: it is logged, and
+      // the answer says in a sentence what was wrong with the request.
+      if (cause && !(cause instanceof TRPCError)) {
+        (ctx?.log ?? log).warn({ err: cause, code: error.code, requestId: ctx?.requestId }, "tRPC request refused");
+        return {
+          ...shape,
+          message:
+            cause instanceof SyntaxError
+              ? "The request body is not valid JSON."
+              : "The request could not be read; see docs/api.md for how to call the API.",
+          data: { ...data, domainCode: "INVALID_INPUT", details: null },
         };
       }
       return { ...shape, data: { ...data, domainCode: null, details: null } };

@@ -11,6 +11,7 @@ import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
 import { fmt } from "../catalog/failures";
+import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
 import { HeadersUnreadable, openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
@@ -98,6 +99,15 @@ function checkArguments(raw: unknown): Record<string, unknown> {
       "INVALID_INPUT",
       `arguments: ${fmt(count)} top-level properties; a Tool Call may have at most ${fmt(limit)}.`,
       { field: "arguments", measured: count, limit },
+    );
+  // Checked before the arguments are serialized for the Source (serializing recurses).
+  const maxDepth = LIMITS.JSON_DEPTH.value;
+  const depth = measureSchemas([raw], { depth: maxDepth, nodes: Number.POSITIVE_INFINITY });
+  if (depth.exceeded)
+    throw new DomainError(
+      "INVALID_INPUT",
+      `arguments: nested more than ${fmt(maxDepth)} levels deep; Tool Call arguments may nest at most ${fmt(maxDepth)}.`,
+      { field: "arguments", measured: depth.depth, limit: maxDepth },
     );
   return raw as Record<string, unknown>;
 }

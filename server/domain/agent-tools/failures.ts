@@ -12,6 +12,7 @@ export const TOOL_CALL_FAILURE_CODES = {
   TOOL_RESULT_TOO_MANY_TEXT_BLOCKS: "The Tool Result had more text blocks than are accepted.",
   TOOL_RESULT_TEXT_TOO_LONG: "One text block of the Tool Result was longer than accepted.",
   TOOL_RESULT_MALFORMED: "The Source's answer was not a Tool Result.",
+  TOOL_RESULT_TOO_DEEP: "The Tool Result was nested more deeply than an accepted Tool Result may be.",
   SOURCE_CALL_ERROR: "The Source refused the call (a JSON-RPC error).",
   TOOL_RESULT_NUL: "An SDK Tool Host's output or error message contained a NUL character.",
 } as const;

@@ -4,6 +4,7 @@
  */
 import { LIMITS } from "../../limits";
 import { fmt, fmtBytes } from "../catalog/failures";
+import { measureSchemas } from "../catalog/schema-measure";
 import { ToolCallFailure } from "./failures";
 
 export interface ToolResult {
@@ -26,6 +27,17 @@ export function acceptToolResult(raw: Record<string, unknown>): ToolResult {
   if (raw.structuredContent && typeof raw.structuredContent === "object" && !Array.isArray(raw.structuredContent))
     result.structuredContent = raw.structuredContent as Record<string, unknown>;
   if (raw.isError === true) result.isError = true;
+
+  // Before anything serializes it: serializing recurses, and a result nested some thousands
+  // of levels would overflow the stack instead of failing as this one call.
+  const maxDepth = LIMITS.JSON_DEPTH.value;
+  const depth = measureSchemas([result], { depth: maxDepth, nodes: Number.POSITIVE_INFINITY });
+  if (depth.exceeded)
+    throw new ToolCallFailure(
+      "TOOL_RESULT_TOO_DEEP",
+      `The Tool Result is nested more than ${fmt(maxDepth)} levels deep; an accepted Tool Result may nest at most ${fmt(maxDepth)}.`,
+      { measured: depth.depth, limit: maxDepth, unit: "levels" },
+    );
 
   const bytes = Buffer.byteLength(JSON.stringify(result));
   const maxBytes = LIMITS.TOOL_RESULT_BYTES.value;

@@ -22,6 +22,7 @@ export const CHECK_FAILURE_CODES = {
   TOOL_DESCRIPTION_TOO_LONG: "A Tool's description is too long.",
   TOOL_SCHEMA_TOO_DEEP: "A Tool's JSON Schemas are nested too deeply.",
   TOOL_SCHEMA_TOO_LARGE: "A Tool's JSON Schemas have too many nodes, or an SDK input schema is too large.",
+  TOOL_DEFINITION_TOO_DEEP: "A Tool's definition outside its schemas (annotations, _meta) is nested too deeply.",
   CATALOG_CHECK_FAILED: "Quartermaster itself failed while checking (see the server log).",
   TOO_MANY_TOOLS: "An SDK registration has more Tools than one Source may publish.",
   REQUEST_BODY_TOO_LARGE: "An SDK registration request body is too large.",

@@ -49,6 +49,40 @@ export function validateToolDefinition(raw: unknown, position: { page?: number; 
     );
   }
 
+  // Measured before anything serializes the definition: serializing recurses, and a
+  // schema nested some thousands of levels would overflow the stack instead of failing here.
+  const measure = measureSchemas([raw.inputSchema, raw.outputSchema], {
+    depth: LIMITS.SCHEMA_DEPTH.value,
+    nodes: LIMITS.SCHEMA_NODES.value,
+  });
+  if (measure.exceeded === "depth") {
+    throw new CheckFailure(
+      "TOOL_SCHEMA_TOO_DEEP",
+      `${label}'s JSON Schemas are more than ${fmt(LIMITS.SCHEMA_DEPTH.value)} levels deep (measured at least ${fmt(measure.depth)}).`,
+      { tool: name, measured: measure.depth, limit: LIMITS.SCHEMA_DEPTH.value, unit: "levels" },
+    );
+  }
+  if (measure.exceeded === "nodes") {
+    throw new CheckFailure(
+      "TOOL_SCHEMA_TOO_LARGE",
+      `${label}'s input and output schemas have more than ${fmt(LIMITS.SCHEMA_NODES.value)} JSON nodes together (counted ${fmt(measure.nodes)} before stopping).`,
+      { tool: name, measured: measure.nodes, limit: LIMITS.SCHEMA_NODES.value, unit: "nodes" },
+    );
+  }
+
+  // The rest of the definition (annotations, _meta, …) may nest no deeper than a schema does.
+  const rest = Object.keys(raw)
+    .filter((key) => key !== "inputSchema" && key !== "outputSchema")
+    .map((key) => raw[key]);
+  const others = measureSchemas(rest, { depth: LIMITS.SCHEMA_DEPTH.value, nodes: Number.POSITIVE_INFINITY });
+  if (others.exceeded) {
+    throw new CheckFailure(
+      "TOOL_DEFINITION_TOO_DEEP",
+      `${label}'s definition is nested more than ${fmt(LIMITS.SCHEMA_DEPTH.value)} levels deep outside its schemas (measured at least ${fmt(others.depth)}).`,
+      { tool: name, measured: others.depth, limit: LIMITS.SCHEMA_DEPTH.value, unit: "levels" },
+    );
+  }
+
   // The input schema's text is part of the definition's; it is serialized once for both.
   const inputSchemaJson = canonicalJson(raw.inputSchema);
   const definition = canonicalRecord(raw, { inputSchema: inputSchemaJson });
@@ -83,25 +117,6 @@ export function validateToolDefinition(raw: unknown, position: { page?: number; 
   const outputSchema = raw.outputSchema;
   if (outputSchema !== undefined && !isObject(outputSchema) && typeof outputSchema !== "boolean") {
     throw new CheckFailure("CATALOG_MALFORMED_RESPONSE", `${label}'s "outputSchema" is not an object.`, { tool: name });
-  }
-
-  const measure = measureSchemas([inputSchema, outputSchema], {
-    depth: LIMITS.SCHEMA_DEPTH.value,
-    nodes: LIMITS.SCHEMA_NODES.value,
-  });
-  if (measure.exceeded === "depth") {
-    throw new CheckFailure(
-      "TOOL_SCHEMA_TOO_DEEP",
-      `${label}'s JSON Schemas are more than ${fmt(LIMITS.SCHEMA_DEPTH.value)} levels deep (measured at least ${fmt(measure.depth)}).`,
-      { tool: name, measured: measure.depth, limit: LIMITS.SCHEMA_DEPTH.value, unit: "levels" },
-    );
-  }
-  if (measure.exceeded === "nodes") {
-    throw new CheckFailure(
-      "TOOL_SCHEMA_TOO_LARGE",
-      `${label}'s input and output schemas have more than ${fmt(LIMITS.SCHEMA_NODES.value)} JSON nodes together (counted ${fmt(measure.nodes)} before stopping).`,
-      { tool: name, measured: measure.nodes, limit: LIMITS.SCHEMA_NODES.value, unit: "nodes" },
-    );
   }
 
   const title = typeof raw.title === "string" ? raw.title : null;

@@ -10,7 +10,6 @@ import type { Tx } from "../../db/types";
 import { LIMITS } from "../../limits";
 import { hashToken } from "../../tokens";
 import { recordAudit } from "../audit/record";
-import { canonicalJson, utf8Bytes } from "../catalog/canonical";
 import { recordSourceWideChange } from "../catalog/changes";
 import { CheckFailure, fmt, fmtBytes } from "../catalog/failures";
 import { publishCatalog } from "../catalog/publish";
@@ -64,19 +63,21 @@ export function validateRegistration(body: unknown): PublishedTool[] {
   }
   const names = new Set<string>();
   return tools.map((raw, index) => {
-    const schema = (raw as { inputSchema?: unknown } | null)?.inputSchema;
-    const name = String((raw as { name?: unknown } | null)?.name ?? `#${index + 1}`);
-    if (schema !== undefined) {
-      const bytes = utf8Bytes(canonicalJson(schema));
-      if (bytes > LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value) {
-        throw new CheckFailure(
-          "TOOL_SCHEMA_TOO_LARGE",
-          `Tool "${name}"'s input schema is ${fmtBytes(bytes)}; an SDK Tool's input schema may be at most ${fmtBytes(LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value)}.`,
-          { tool: name, measured: bytes, limit: LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value, unit: "bytes" },
-        );
-      }
-    }
+    // Measured and judged before anything serializes it (a deeply nested Tool must fail as
+    // TOOL_SCHEMA_TOO_DEEP, not overflow the stack).
     const tool = validateToolDefinition(raw, { index });
+    if (tool.inputSchemaBytes > LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value) {
+      throw new CheckFailure(
+        "TOOL_SCHEMA_TOO_LARGE",
+        `Tool "${tool.nativeName}"'s input schema is ${fmtBytes(tool.inputSchemaBytes)}; an SDK Tool's input schema may be at most ${fmtBytes(LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value)}.`,
+        {
+          tool: tool.nativeName,
+          measured: tool.inputSchemaBytes,
+          limit: LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value,
+          unit: "bytes",
+        },
+      );
+    }
     if (names.has(tool.nativeName)) {
       throw new CheckFailure(
         "CATALOG_DUPLICATE_TOOL_NAME",
