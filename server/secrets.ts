@@ -19,7 +19,7 @@ export function installationSecret(): string {
   }
   const file = path.resolve(/*turbopackIgnore: true*/ env.QM_DATA_DIR, "secret");
   if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     try {
       writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
     } catch (error) {

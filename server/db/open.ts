@@ -10,6 +10,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
+import { log } from "../log";
+import { secureDataFolder } from "./data-folder";
 import { lockDataFolder } from "./lock";
 
 export type Db = PrismaClient;
@@ -41,19 +43,26 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
   }
   const dir = options.dataDir ?? "./.data";
   let location = dir;
-  let unlock = () => {};
+  let unlock = async () => {};
+  let folder: string | null = null;
   if (dir !== "memory://") {
-    location = path.resolve(/*turbopackIgnore: true*/ dir, "pglite");
-    mkdirSync(location, { recursive: true });
-    unlock = lockDataFolder(path.resolve(/*turbopackIgnore: true*/ dir));
+    folder = path.resolve(/*turbopackIgnore: true*/ dir);
+    const repaired = secureDataFolder(folder);
+    if (repaired) log.warn({ folder, repaired }, "closed data-folder entries others could read or write");
+    unlock = await lockDataFolder(folder);
+    location = path.join(folder, "pglite");
+    mkdirSync(location, { recursive: true, mode: 0o700 });
   }
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(location, { extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
   } catch (error) {
-    unlock();
+    await unlock();
     throw error;
   }
+  // PGlite's file system layer sets its files 0666 whatever the umask: closed again now
+  // and at close. Meanwhile the folders (0700) keep every other user from reaching them.
+  if (folder) secureDataFolder(folder);
   const factory = new PrismaPGlite(pglite);
   const db = new PrismaClient({ adapter: factory });
   return {
@@ -64,7 +73,8 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     close: async () => {
       await db.$disconnect();
       await pglite.close();
-      unlock();
+      if (folder) secureDataFolder(folder);
+      await unlock();
     },
   };
 }

@@ -32,7 +32,7 @@ export interface DemoCredentials {
 const credentialsFile = () => path.resolve(/*turbopackIgnore: true*/ env.QM_DATA_DIR, "demo-admin.json");
 
 function saveDemoCredentials(creds: DemoCredentials): void {
-  mkdirSync(path.dirname(credentialsFile()), { recursive: true });
+  mkdirSync(path.dirname(credentialsFile()), { recursive: true, mode: 0o700 });
   writeFileSync(credentialsFile(), JSON.stringify(creds), { mode: 0o600 });
 }
 
