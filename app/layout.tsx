@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { THEME_BOOT_SCRIPT } from "@/components/layout/theme";
 import { Providers } from "@/components/providers";
+import { nonceOf } from "@/server/http/security-headers";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -10,12 +12,15 @@ export const metadata: Metadata = {
   icons: { icon: "/favicon.svg" },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Scripts run only with this request's nonce (server/http/security-headers.ts); reading
+  // it makes every page render per request, which a signed-in console does anyway.
+  const nonce = nonceOf((await headers()).get("content-security-policy"));
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
         {/* Sets the theme class before first paint, so a dark-mode user never sees a white flash. */}
-        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
       </head>
       <body className="min-h-screen font-sans antialiased">
         <Providers>{children}</Providers>

@@ -1,14 +1,15 @@
 /**
  * The HTTP server: Next.js (console, tRPC, /mcp, Tool Host API) behind a thin Node
- * server that adds request ids, request logs and a graceful shutdown, which
- * `next start` does not let us order (stop accepting → finish requests → stop
- * background work → close the database).
+ * server: the front (front.ts: request ids and logs, client addresses, body bounds,
+ * security headers) and a graceful shutdown, which `next start` does not let us order
+ * (stop accepting → finish requests → stop background work → close the database).
  */
-import { randomUUID } from "node:crypto";
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import next from "next";
-import { log } from "../log";
+import { env, trustedProxyList } from "@/env";
+import { baseUrl } from "../auth";
+import { createFrontServer } from "./front";
 
 export interface RunningServer {
   url: string;
@@ -26,31 +27,10 @@ export async function startHttpServer(options: {
   await app.prepare();
   const handle = app.getRequestHandler();
 
-  const server = http.createServer((req, res) => {
-    const given = req.headers["x-request-id"];
-    const requestId = typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
-    req.headers["x-request-id"] = requestId;
-    res.setHeader("x-request-id", requestId);
-    const started = performance.now();
-    const pathname = (req.url ?? "/").split("?")[0];
-    res.on("finish", () => {
-      const quiet = pathname?.startsWith("/_next/") || pathname === "/favicon.ico";
-      log[quiet ? "debug" : "info"](
-        {
-          requestId,
-          method: req.method,
-          path: pathname,
-          status: res.statusCode,
-          ms: Math.round(performance.now() - started),
-        },
-        "request",
-      );
-    });
-    handle(req, res).catch((error: unknown) => {
-      log.error({ requestId, err: error }, "unhandled request error");
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ code: "INTERNAL", message: "Internal error.", requestId }));
-    });
+  const server = createFrontServer((req, res) => handle(req, res), {
+    dev: options.dev,
+    trustedProxies: trustedProxyList(env.QM_TRUSTED_PROXIES),
+    https: baseUrl().startsWith("https:"),
   });
   // Long Tool Calls and catalog checks answer slowly; keep sockets for them.
   server.keepAliveTimeout = 65_000;

@@ -1,0 +1,98 @@
+/**
+ * Every request body is bounded before any route reads it: a declared Content-Length over
+ * the route's limit is answered 413 without reading a byte of the body, and a chunked
+ * body is counted as it arrives and cut off the moment it passes the limit. Routes that
+ * check their own contract limit (the SDK Tool Host API) still do; this is the floor under
+ * all of them, libraries included (better-auth, tRPC), which would otherwise buffer
+ * whatever they are sent.
+ */
+import { IncomingMessage, type ServerResponse } from "node:http";
+import { fmtBytes } from "../domain/catalog/failures";
+import { LIMITS, type LimitName } from "../limits";
+
+/** Route prefixes and their limits, most specific first; any other path gets OTHER_REQUEST_BODY_BYTES. */
+const ROUTES: ReadonlyArray<readonly [prefix: string, limit: LimitName, what: string]> = [
+  ["/api/v1/tool-hosts/registration", "SDK_REGISTRATION_BODY_BYTES", "an SDK Tool Host registration"],
+  ["/api/v1/tool-hosts/calls/results", "SDK_RESULT_SUBMISSION_BYTES", "an SDK Tool Result submission"],
+  ["/api/v1/tool-hosts/", "TOOL_HOST_REQUEST_BODY_BYTES", "a request to the SDK Tool Host API"],
+  ["/api/auth/", "AUTH_REQUEST_BODY_BYTES", "a request to /api/auth"],
+  ["/api/trpc/", "TRPC_REQUEST_BODY_BYTES", "a request to /api/trpc"],
+  ["/mcp", "MCP_REQUEST_BODY_BYTES", "a request to /mcp"],
+];
+
+export interface BodyLimit {
+  name: LimitName;
+  bytes: number;
+  what: string;
+  /** /mcp answers in JSON-RPC, so an agent's client can read the refusal. */
+  jsonRpc: boolean;
+}
+
+export function bodyLimitFor(pathname: string): BodyLimit {
+  for (const [prefix, name, what] of ROUTES) {
+    const matches = prefix.endsWith("/")
+      ? pathname.startsWith(prefix)
+      : pathname === prefix || pathname.startsWith(`${prefix}/`);
+    if (matches) return { name, bytes: LIMITS[name].value, what, jsonRpc: prefix === "/mcp" };
+  }
+  return {
+    name: "OTHER_REQUEST_BODY_BYTES",
+    bytes: LIMITS.OTHER_REQUEST_BODY_BYTES.value,
+    what: "a request to this path",
+    jsonRpc: false,
+  };
+}
+
+/**
+ * The server's request class: counts body bytes as the HTTP parser hands them over and,
+ * once a bound is passed, drops the rest and reports it (once). Node lets a server supply
+ * its own IncomingMessage; every reader of the body, Next.js's included, reads through it.
+ */
+export class BoundedIncomingMessage extends IncomingMessage {
+  private bodyLimit = Number.POSITIVE_INFINITY;
+  private received = 0;
+  private overflowed = false;
+  private onOverflow?: (received: number) => void;
+
+  bound(limit: number, onOverflow: (received: number) => void): void {
+    this.bodyLimit = limit;
+    this.onOverflow = onOverflow;
+  }
+
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    // Past the bound nothing more is handed on, not even the end: a reader must not take
+    // the part it got for the whole body. The front hangs up once its 413 is out.
+    if (this.overflowed) return false;
+    if (chunk !== null && chunk !== undefined) {
+      this.received += (chunk as { length: number }).length;
+      if (this.received > this.bodyLimit) {
+        this.overflowed = true;
+        this.onOverflow?.(this.received);
+        return false;
+      }
+    }
+    return super.push(chunk, encoding);
+  }
+}
+
+/** The 413 answer, in the route's own error shape. */
+export function writeTooLarge(res: ServerResponse, limit: BodyLimit, measured: number | string, requestId: string) {
+  const size = typeof measured === "number" ? fmtBytes(measured) : measured;
+  const message = `The request body is ${size}; ${limit.what} may be at most ${fmtBytes(limit.bytes)}.`;
+  const details = { measured, limit: limit.bytes, unit: "bytes", setting: limit.name };
+  const body = limit.jsonRpc
+    ? {
+        jsonrpc: "2.0",
+        error: {
+          code: -32000,
+          message: `REQUEST_BODY_TOO_LARGE: ${message}`,
+          data: { code: "REQUEST_BODY_TOO_LARGE", ...details },
+        },
+        id: null,
+      }
+    : { code: "REQUEST_BODY_TOO_LARGE", message, details, requestId };
+  // The client may still be sending: once the answer is out the front hangs up (the
+  // request is not complete) rather than read the rest.
+  res.writeHead(413, { "content-type": "application/json", connection: "close" });
+  res.end(JSON.stringify(body));
+}
