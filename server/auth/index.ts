@@ -9,6 +9,7 @@ import { APIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { env } from "@/env";
 import { getDb } from "../db";
+import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import { LIMITS } from "../limits";
 import { installationSecret } from "../secrets";
 
@@ -43,8 +44,14 @@ async function createAuth() {
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    // Sign-in attempts per address: enough for a team behind one NAT, too few to guess passwords.
-    rateLimit: { customRules: { "/sign-in/email": { window: 60, max: 10 } } },
+    // Password sign-ins are limited by our own throttle (sign-in-throttle.ts: per account and
+    // address, shared through the database); better-auth's in-memory limiter keeps the rest.
+    rateLimit: { customRules: { "/sign-in/email": false } },
+    advanced: {
+      // Set by the front on every request from the socket (and trusted proxies only); any
+      // X-Forwarded-For a client sends is not believed.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+    },
     databaseHooks: {
       session: {
         create: {

@@ -4,6 +4,7 @@
  * close out checks an earlier process left running when it died, and now and then sweep
  * Tool definitions nothing refers to any more.
  */
+import { sweepSignInThrottle } from "../../auth/sign-in-throttle";
 import { getDb } from "../../db";
 import { log } from "../../log";
 import { sweepAbandonedCalls } from "../agent-tools/host-calls";
@@ -84,6 +85,7 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
         if (swept) log.info({ swept }, "swept unreferenced tool definitions");
         const abandoned = await sweepAbandonedCalls();
         if (abandoned) log.info({ abandoned }, "swept Tool Calls whose caller had gone");
+        await sweepSignInThrottle();
       }
       const free = concurrency - running.size;
       if (free > 0) for (const id of await claimDueSources(free)) await runOne(id);

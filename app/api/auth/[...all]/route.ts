@@ -1,9 +1,5 @@
-import { getAuth } from "@/server/auth";
+import { handleAuthRequest } from "@/server/auth/handler";
 
 export const dynamic = "force-dynamic";
 
-async function handle(req: Request): Promise<Response> {
-  return (await getAuth()).handler(req);
-}
-
-export { handle as GET, handle as POST };
+export { handleAuthRequest as GET, handleAuthRequest as POST };

@@ -1,0 +1,90 @@
+/**
+ * /api/auth/*: better-auth, with console sign-in attempts charged to the sign-in throttle
+ * first (per account and client address, in the database), and every body bounded.
+ */
+import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
+import { LIMITS } from "../limits";
+import { log } from "../log";
+import { getAuth } from ".";
+import { chargeSignIn, refundSignIn } from "./sign-in-throttle";
+
+/** The password sign-in, however its path is spelled (case, repeated or trailing slashes). */
+export function isPasswordSignIn(pathname: string): boolean {
+  const path = pathname
+    .toLowerCase()
+    .replace(/\/{2,}/g, "/")
+    .replace(/\/+$/, "");
+  return path.endsWith("/sign-in/email");
+}
+
+class BodyTooLarge extends Error {}
+
+async function readText(req: Request, limit: number): Promise<string> {
+  const reader = req.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function emailOf(text: string, contentType: string): string | null {
+  try {
+    const value = contentType.includes("application/x-www-form-urlencoded")
+      ? new URLSearchParams(text).get("email")
+      : (JSON.parse(text) as { email?: unknown } | null)?.email;
+    return typeof value === "string" && value.trim() ? value.trim().toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+function refusal(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ code, message }, { status, headers });
+}
+
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+export async function handleAuthRequest(req: Request): Promise<Response> {
+  const auth = await getAuth();
+  if (req.method !== "POST" || !isPasswordSignIn(new URL(req.url).pathname)) return auth.handler(req);
+
+  let text: string;
+  try {
+    text = await readText(req, LIMITS.AUTH_REQUEST_BODY_BYTES.value);
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge)) throw error;
+    return refusal(
+      413,
+      "REQUEST_BODY_TOO_LARGE",
+      `A sign-in request may be at most ${LIMITS.AUTH_REQUEST_BODY_BYTES.value} bytes.`,
+    );
+  }
+  const email = emailOf(text, req.headers.get("content-type") ?? "");
+  const address = req.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
+  const decision = await chargeSignIn(email, address);
+  if (!decision.allowed) {
+    log.warn({ scope: decision.scope, client: address }, "sign-in throttled");
+    const message =
+      decision.scope === "address"
+        ? `Too many failed sign-ins from your address. Try again in ${waitText(decision.retryAfterSeconds)}.`
+        : `Too many failed sign-ins for this account. Try again in ${waitText(decision.retryAfterSeconds)}.`;
+    return refusal(429, "SIGN_IN_THROTTLED", message, { "retry-after": String(decision.retryAfterSeconds) });
+  }
+  const response = await auth.handler(new Request(req.url, { method: "POST", headers: req.headers, body: text }));
+  if (response.ok) await refundSignIn(decision);
+  return response;
+}

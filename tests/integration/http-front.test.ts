@@ -1,0 +1,148 @@
+/**
+ * What every request meets before a route reads it (server/http/front.ts): a bound on its
+ * body per route, answered 413 before reading further; security headers; and a client
+ * address that forwarded headers change only when a trusted proxy sent them.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveApp } from "../helpers/app-server";
+import { withTestDatabase } from "../helpers/db";
+
+withTestDatabase();
+
+let app: Awaited<ReturnType<typeof serveApp>>;
+beforeAll(async () => {
+  app = await serveApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const MiB = 1024 * 1024;
+
+/** Peak resident memory of this process since the last reset, in bytes (Linux). */
+function peakMemory(): number {
+  return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]) * 1024;
+}
+function resetPeakMemory() {
+  writeFileSync("/proc/self/clear_refs", "5");
+}
+
+/**
+ * POSTs `bytes` of body (from one reused 64 KiB chunk, so the sender holds no more than
+ * that) and returns the answer the server gave, whenever it gave it.
+ */
+function post(path: string, bytes: number, options: { chunked?: boolean } = {}) {
+  return new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    const req = http.request(`${app.url}${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(options.chunked ? {} : { "content-length": String(bytes) }),
+      },
+    });
+    let answered = false;
+    req.on("response", (res) => {
+      answered = true;
+      let body = "";
+      res.on("data", (c) => {
+        body += c;
+      });
+      res.on("end", () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
+      });
+    });
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    let sent = 0;
+    const pump = () => {
+      while (sent < bytes && !answered && !req.destroyed) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      if (sent >= bytes && !req.destroyed) req.end();
+    };
+    pump();
+  });
+}
+
+const ROUTES: Array<[path: string, limit: string]> = [
+  ["/api/auth/sign-in/email", "AUTH_REQUEST_BODY_BYTES"],
+  ["/api/trpc/sources.update", "TRPC_REQUEST_BODY_BYTES"],
+  ["/mcp", "MCP_REQUEST_BODY_BYTES"],
+  ["/api/v1/tool-hosts/registration", "SDK_REGISTRATION_BODY_BYTES"],
+  ["/api/v1/tool-hosts/calls/results", "SDK_RESULT_SUBMISSION_BYTES"],
+  ["/api/v1/tool-hosts/heartbeat", "TOOL_HOST_REQUEST_BODY_BYTES"],
+  ["/tools/catalog", "OTHER_REQUEST_BODY_BYTES"],
+];
+
+describe("request bodies", () => {
+  it("of 100 MiB to every route are refused 413 without being read: the process does not grow", async () => {
+    await post("/tools/catalog", 1 * MiB); // the first answer loads code; that is not what is measured
+    for (const [path, limit] of ROUTES) {
+      resetPeakMemory();
+      const before = peakMemory();
+      const answer = await post(path, 100 * MiB);
+      // Read into memory, the body alone would add 100 MiB; what is left is the noise of a test process.
+      expect(peakMemory() - before, path).toBeLessThan(8 * MiB);
+      expect(answer.status, path).toBe(413);
+      const body = JSON.parse(answer.body);
+      const details = path === "/mcp" ? body.error.data : body.details;
+      expect(details, path).toMatchObject({ measured: 100 * MiB, setting: limit });
+      expect(path === "/mcp" ? body.error.message : body.message).toMatch(
+        /^(REQUEST_BODY_TOO_LARGE: )?The request body is 100\.00 MiB/,
+      );
+    }
+  });
+
+  it("sent without a length are read no further than the route's bound, or not at all", async () => {
+    await post("/api/auth/sign-in/email", 1000, { chunked: true });
+    resetPeakMemory();
+    const before = peakMemory();
+    // Read (a sign-in), up to the bound: then 413.
+    const signIn = await post("/api/auth/sign-in/email", 100 * MiB, { chunked: true });
+    expect(signIn.status).toBe(413);
+    expect(signIn.body).toContain("REQUEST_BODY_TOO_LARGE");
+    // Refused before reading (no token): answered at once, and the rest is not read either.
+    const mcp = await post("/mcp", 100 * MiB, { chunked: true });
+    expect(mcp.status).toBe(401);
+    expect(peakMemory() - before).toBeLessThan(8 * MiB);
+  });
+
+  it("within the bound still reach their route", async () => {
+    const answer = await post("/api/v1/tool-hosts/heartbeat", 1000);
+    expect(answer.status).toBe(401); // read and answered by the route (no host token)
+  });
+});
+
+describe("responses", () => {
+  it("carry the security headers: no framing, a script nonce, nosniff, a referrer policy", async () => {
+    const page = await fetch(`${app.url}/tools/catalog`);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{20,}' 'strict-dynamic'/);
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("referrer-policy")).toBe("same-origin");
+    // Over plain HTTP no HSTS: a loopback console must not be pinned to HTTPS it does not serve.
+    expect(page.headers.get("strict-transport-security")).toBeNull();
+    const again = await fetch(`${app.url}/tools/catalog`);
+    expect(again.headers.get("content-security-policy")).not.toBe(csp); // a new nonce per response
+  });
+
+  it("add HSTS when a trusted proxy says the client came over HTTPS, and only then", async () => {
+    const proxied = await serveApp({ trustedProxies: ["127.0.0.1"] });
+    try {
+      const viaProxy = await fetch(`${proxied.url}/tools/catalog`, { headers: { "x-forwarded-proto": "https" } });
+      expect(viaProxy.headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
+    } finally {
+      await proxied.close();
+    }
+    const spoofed = await fetch(`${app.url}/tools/catalog`, { headers: { "x-forwarded-proto": "https" } });
+    expect(spoofed.headers.get("strict-transport-security")).toBeNull();
+  });
+});
