@@ -9,7 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 
-const PORT = 3291;
+// Beside the suite's own server (QM_E2E_PORT, its demo MCP server +1, security.spec +2), so
+// checkouts testing side by side do not meet; this instance's demo MCP server takes +4.
+const PORT = Number(process.env.QM_E2E_PORT ?? 3210) + 3;
 const BASE = `http://127.0.0.1:${PORT}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-lifecycle-"));
 test.afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

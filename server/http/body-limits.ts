@@ -92,7 +92,9 @@ export function writeTooLarge(res: ServerResponse, limit: BodyLimit, measured: n
       }
     : { code: "REQUEST_BODY_TOO_LARGE", message, details, requestId };
   // The client may still be sending: once the answer is out the front hangs up (the
-  // request is not complete) rather than read the rest.
-  res.writeHead(413, { "content-type": "application/json", connection: "close" });
+  // request is not complete), a moment later, so the answer is read before the socket
+  // closes. (With Connection: close Node would close at once, and the bytes still arriving
+  // would reset the connection before the client read the 413.)
+  res.writeHead(413, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
 }
