@@ -109,7 +109,7 @@ describe("catalog checks against an SDK server", () => {
     const db = await getDb();
     const row = await db.source.findUniqueOrThrow({ where: { id: source.id } });
     expect(JSON.stringify(row)).not.toContain("s3cret-value");
-    expect(row.encryptedHeaders).toMatch(/^v1\./);
+    expect(row.encryptedHeaders).toMatch(/^v2\./);
     const seen = JSON.stringify([await api.sources.get({ id: source.id }), await api.sources.list()]);
     expect(seen).not.toContain("s3cret-value");
     expect((await api.sources.get({ id: source.id })).headerNames).toEqual(["X-Api-Key"]);

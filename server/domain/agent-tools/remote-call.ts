@@ -9,7 +9,7 @@ import { z } from "zod";
 import { LIMITS } from "../../limits";
 import { ResponseTooLarge } from "../catalog/catalog-transport";
 import { fmt, fmtBytes } from "../catalog/failures";
-import { AddressBlocked, causeChain } from "../catalog/guarded-dispatcher";
+import { AddressBlocked, causeChain, unreachable } from "../catalog/guarded-dispatcher";
 import { openSourceExchange, type SourceExchange } from "../catalog/source-exchange";
 import { ToolCallFailure } from "./failures";
 
@@ -88,8 +88,5 @@ function toFailure(error: unknown, timedOut: boolean, timeoutMs: number): ToolCa
     return new ToolCallFailure("SOURCE_UNREACHABLE", `The Source answered HTTP ${error.code}.`, {
       status: error.code,
     });
-  return new ToolCallFailure(
-    "SOURCE_UNREACHABLE",
-    `The Source could not be reached: ${String((error as Error)?.message ?? error).slice(0, 300)}`,
-  );
+  return new ToolCallFailure("SOURCE_UNREACHABLE", unreachable(error, "The Source could not be reached"));
 }

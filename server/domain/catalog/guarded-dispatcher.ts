@@ -5,6 +5,7 @@
  */
 import { lookup as dnsLookup } from "node:dns";
 import { Agent } from "undici";
+import { log } from "../../log";
 import { blockedAddressReason } from "../sources/url-policy";
 
 export class AddressBlocked extends Error {
@@ -50,4 +51,23 @@ export function causeChain(error: unknown): unknown[] {
     current = (current as { cause?: unknown }).cause;
   }
   return chain;
+}
+
+/** The system or network error code in an error's causes (ECONNREFUSED, UND_ERR_SOCKET, …), if any. */
+export function systemCode(error: unknown): string | null {
+  const coded = causeChain(error).filter((e) => typeof (e as { code?: unknown }).code === "string");
+  return ((coded.at(-1) as { code?: string } | undefined)?.code as string | undefined) ?? null;
+}
+
+/**
+ * "Could not reach" in words a person can act on: a network error's own message (it names
+ * the address and what happened), and nothing of any other exception, whose text speaks
+ * of Quartermaster's or a library's internals; that one is logged instead.
+ */
+export function unreachable(error: unknown, sentence: string): string {
+  const coded = causeChain(error).filter((e) => typeof (e as { code?: unknown }).code === "string");
+  const network = coded.at(-1) as (Error & { code: string }) | undefined;
+  if (network) return `${sentence} (${network.code}): ${String(network.message).slice(0, 300)}`;
+  log.warn({ err: error }, "a Source exchange failed without a network error");
+  return `${sentence}.`;
 }

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { LIMITS } from "../../limits";
 import { NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
 import { CheckFailure, fmt, fmtBytes } from "./failures";
-import { AddressBlocked, causeChain } from "./guarded-dispatcher";
+import { AddressBlocked, causeChain, systemCode, unreachable } from "./guarded-dispatcher";
 import { openSourceExchange, type SourceExchange } from "./source-exchange";
 import { type PublishedTool, validateToolDefinition } from "./validate-tool";
 
@@ -300,16 +300,8 @@ function toCheckFailure(
       page,
     });
   }
-  const codes = causeChain(error)
-    .map((e) => (e as { code?: unknown }).code)
-    .filter((c): c is string => typeof c === "string");
-  const message = causeChain(error)
-    .map((e) => (e as Error).message)
-    .filter(Boolean)
-    .at(-1);
-  return new CheckFailure(
-    "CATALOG_TRANSPORT_ERROR",
-    `The server could not be reached${codes[0] ? ` (${codes[0]})` : ""}: ${String(message ?? error).slice(0, 300)}`,
-    { code: codes[0] ?? null, page },
-  );
+  return new CheckFailure("CATALOG_TRANSPORT_ERROR", unreachable(error, "The server could not be reached"), {
+    code: systemCode(error),
+    page,
+  });
 }
