@@ -18,7 +18,7 @@ import type { Prisma } from "../../db/types";
 import { log } from "../../log";
 import { parseInput } from "../validation";
 import { requireScope } from "./access";
-import { contradiction, differences, type StatedFact } from "./contradiction";
+import { contradiction, type StatedFact } from "./contradiction";
 import { ZScopeIdInput } from "./schemas";
 import { jaccard, shingles } from "./text";
 
@@ -140,12 +140,8 @@ async function nearDuplicates(scopeId: string): Promise<ProposalDraft[]> {
       memoryIds: [keep, other],
       rationale: `Near-duplicates (${Math.round(similarity * 100)}% of their word pairs shared) that do not contradict each other: one repeats or adds to the other. Merging writes one memory with the fuller wording, which supersedes both and takes over their thread memberships and pins.`,
       score: Math.round(similarity * 1000) / 1000,
-      evidence: {
-        reason: "near_duplicate",
-        similarity,
-        keepWordingOf: keep,
-        ...differences(memories.get(keep)?.body ?? "", memories.get(other)?.body ?? ""),
-      },
+      // Ids and measures only: evidence must not copy text that erasure has to find.
+      evidence: { reason: "near_duplicate", similarity, keepWordingOf: keep },
     });
   }
   return drafts.sort((x, y) => y.score - x.score);

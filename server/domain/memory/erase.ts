@@ -58,6 +58,13 @@ export async function eraseMemory(actor: Actor, raw: unknown) {
       input.reason,
     );
     await forgetEmbeddings(tx, ids);
+    // A proposal's evidence may quote the erased memory's facts; its decision stays on record.
+    await tx.$executeRawUnsafe(
+      `UPDATE proposal SET evidence = jsonb_build_object('reason', 'erased'),
+              rationale = 'A memory this proposal concerned was erased; its details went with it.'
+        WHERE "memoryIds" && $1::text[]`,
+      ids,
+    );
     // The memories an erased merge had replaced are the current ones again.
     const restored = await tx.memory.updateMany({
       where: { supersededById: { in: ids }, id: { notIn: ids } },

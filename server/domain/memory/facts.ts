@@ -97,7 +97,13 @@ export async function listFacts(actor: Actor, raw: unknown) {
   const [rows, total] = await Promise.all([
     db.fact.findMany({
       where,
-      orderBy: [{ validFrom: "asc" }, { recordedAt: "asc" }, { id: "asc" }],
+      orderBy: [
+        { validFrom: "asc" },
+        { subjectKey: "asc" },
+        { predicateKey: "asc" },
+        { recordedAt: "asc" },
+        { id: "asc" },
+      ],
       skip: offset,
       take: input.limit,
       select: {

@@ -13,6 +13,7 @@ import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
 import { requireScope } from "./access";
 import { fingerprintOf } from "./consolidator";
+import { differences } from "./contradiction";
 import { writeMemory } from "./memories";
 import { ZAcceptProposalInput, ZDecideManyInput, ZListProposalsInput, ZRejectProposalInput } from "./schemas";
 import { memoryState, moveMemberships } from "./threads";
@@ -84,6 +85,11 @@ export async function listProposals(actor: Actor, raw: unknown) {
       // Pending but no longer applicable: its memories moved since it was filed.
       stale: r.status === "stale" || (fingerprints[i] !== null && fingerprints[i] !== fingerprint),
       memories: r.memoryIds.map((id) => byId.get(id) ?? null),
+      // Words each side has that the other lacks, for the reviewer's side-by-side view.
+      differences:
+        r.kind === "discard" && r.memoryIds.length < 2
+          ? null
+          : differences(byId.get(r.memoryIds[0] as string)?.body ?? "", byId.get(r.memoryIds[1] as string)?.body ?? ""),
     })),
     total,
     nextCursor: nextOffsetCursor(offset, rows.length, total),
