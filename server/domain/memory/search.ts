@@ -23,8 +23,10 @@ import type { MemoryState } from "./threads";
 
 /** Weights of the fused score; measured on LoCoMo (npm run eval:memory), see decision 0009. */
 export const RANKING = {
-  /** ts_rank weights for D (body), C, B (tags), A (heading) positions. */
+  /** ts_rank weights for D (body), C, B (tags), A (heading) positions (PostgreSQL caps them at 1). */
   positionWeights: [0.1, 0.1, 0.15, 0.2],
+  /** Brings ts_rank (scaled by the body weight) to about one per matched rare word. */
+  fulltextScale: 10,
   trigram: 1.0,
   vector: 1.0,
   /** Share of a neighbour's score a memory one / two steps away in its episode receives. */
@@ -162,7 +164,7 @@ async function lexicalCandidates(
         WHERE ${f.sql()} AND m."searchVector" @@ (${any})
      ), d AS MATERIALIZED (SELECT ${df} FROM c, q)
      SELECT c.id, c."episodeId", c."occurredAt",
-            (${rank}) * (${matched})::float8 / ${terms.length} AS lex,
+            (${rank}) * ${RANKING.fulltextScale} * (${matched})::float8 / ${terms.length} AS lex,
             count(*) OVER () AS total
        FROM c, d, q
       ORDER BY lex DESC, c.id
