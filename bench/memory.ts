@@ -48,7 +48,10 @@ function vocabulary(size: number, random: () => number): string[] {
 function zipf(size: number, random: () => number) {
   const cumulative: number[] = [];
   let sum = 0;
-  for (let r = 1; r <= size; r++) cumulative.push((sum += 1 / r));
+  for (let r = 1; r <= size; r++) {
+    sum += 1 / r;
+    cumulative.push(sum);
+  }
   return () => {
     const x = random() * sum;
     let lo = 0;
