@@ -64,6 +64,17 @@ const schema = z.object({
     }),
   /** Run scheduled catalog checks in this process. */
   QM_SCHEDULER: flag.default(true),
+  /**
+   * Memory search's optional vector leg: an OpenAI-compatible embeddings endpoint (its base
+   * URL; POST {url}/embeddings), or `local:hash` for the deterministic offline provider.
+   */
+  QM_EMBEDDINGS_URL: z
+    .string()
+    .regex(/^(https?:\/\/|local:hash$)/, "QM_EMBEDDINGS_URL must be an http(s) URL or local:hash")
+    .optional(),
+  QM_EMBEDDINGS_MODEL: z.string().min(1).default("text-embedding-3-small"),
+  QM_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  QM_EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(256),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

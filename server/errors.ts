@@ -29,6 +29,21 @@ export const ERROR_CODES = {
     status: 422,
     doc: "The MCP Connection is assigned to the maximum number of Agent Identities.",
   },
+  /** A memory body over the limit; details name the limit and the measured size. */
+  MEMORY_TOO_LARGE: {
+    status: 413,
+    doc: "A memory body may be at most 64 KiB (65,536 bytes of UTF-8); details.measured says how large it was.",
+  },
+  /** The actor holds no grant (or role) for this scope, or only read where it writes. */
+  SCOPE_ACCESS_DENIED: {
+    status: 403,
+    doc: "The scope is not readable or writable for you: an Agent Identity needs a grant for it (read or write).",
+  },
+  /** A proposal's memories changed since the consolidator filed it. */
+  PROPOSAL_STALE: {
+    status: 409,
+    doc: "The proposal's memories changed since it was filed (superseded, discarded or erased); it can no longer be applied.",
+  },
   INTERNAL: { status: 500, doc: "Unexpected failure; the request id in the logs has details." },
 } as const satisfies Record<string, { status: number; doc: string }>;
 

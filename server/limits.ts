@@ -80,6 +80,21 @@ export const LIMITS = {
   IDENTITY_BUDGET_BYTES: setting(4 * MiB, "model-facing Tool definitions plus instructions of one Agent Identity"),
   LOSSES_WINDOW_DAYS: setting(30, "how far back Lost recently looks"),
 
+  // ── Memory ──
+  MEMORY_BODY_BYTES: contract(64 * KiB, "one memory body, UTF-8 bytes (MEMORY_TOO_LARGE beyond)"),
+  MEMORY_TAGS: setting(32, "tags on one memory"),
+  MEMORY_TAG_CHARS: setting(64, "characters in one tag"),
+  MEMORY_FACTS: setting(64, "facts one memory may state"),
+  FACT_TERM_CHARS: setting(200, "characters in a fact's subject or predicate"),
+  FACT_VALUE_CHARS: setting(2000, "characters in a fact's value"),
+  SCOPE_NAME_CHARS: setting(100, "scope name"),
+  THREAD_NAME_CHARS: setting(100, "thread name"),
+  SEARCH_QUERY_CHARS: setting(1000, "characters in one memory search query"),
+  SEARCH_RESULTS: setting(50, "hits one memory search returns"),
+  SEARCH_BODY_CHARS: setting(65_536, "characters of each hit's body a search may return (the caller picks fewer)"),
+  GET_MANY_MEMORIES: setting(100, "memories one batched read returns"),
+  SCOPE_IMPORT_BYTES: setting(64 * MiB, "one scope import (JSON Lines)"),
+
   // ── Console and API ──
   API_KEY_NAME_CHARS: setting(100, "API key name"),
   USER_NAME_CHARS: setting(100, "user display name"),

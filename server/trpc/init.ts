@@ -20,8 +20,11 @@ export interface Context {
 }
 
 export interface Meta {
-  /** The role a caller needs. Every procedure declares one (a test enforces it). */
-  role: Role | "public";
+  /**
+   * The role a caller needs, or the roles any of which will do (grants: curators and
+   * operators). Every procedure declares one (a test enforces it).
+   */
+  role: Role | readonly Role[] | "public";
 }
 
 // One HTTP status per DomainError code (server/errors.ts) decides the tRPC code.
@@ -117,8 +120,9 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapDomainErrors).meta({ role: "public" });
 
-/** A procedure callable by a console user or API key whose role allows `role`. */
-export function procedure(role: Role) {
+/** A procedure callable by a console user or API key whose role allows `role` (or one of them). */
+export function procedure(role: Role | readonly Role[]) {
+  const needed: readonly Role[] = typeof role === "string" ? [role] : role;
   return t.procedure
     .use(mapDomainErrors)
     .meta({ role })
@@ -131,10 +135,10 @@ export function procedure(role: Role) {
           message: ctx.authProblem ?? "Sign in, or send Authorization: Bearer <API key>.",
         });
       }
-      if (!roleAllows(actorsRole, role)) {
+      if (!needed.some((r) => roleAllows(actorsRole, r))) {
         throw new TRPCError({
           code: "FORBIDDEN",
-          message: `This action needs the ${role} role; you are ${actorsRole}.`,
+          message: `This action needs the ${needed.join(" or ")} role; you are ${actorsRole}.`,
         });
       }
       return next({ ctx: { ...ctx, actor } });

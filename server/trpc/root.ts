@@ -4,6 +4,14 @@ import { auditRouter } from "./routers/audit";
 import { catalogRouter } from "./routers/catalog";
 import { identitiesRouter } from "./routers/identities";
 import { meRouter } from "./routers/me";
+import {
+  consolidatorRouter,
+  factsRouter,
+  memoriesRouter,
+  proposalsRouter,
+  scopesRouter,
+  threadsRouter,
+} from "./routers/memory";
 import { sourcesRouter } from "./routers/sources";
 import { usersRouter } from "./routers/users";
 
@@ -15,6 +23,12 @@ export const appRouter = router({
   sources: sourcesRouter,
   catalog: catalogRouter,
   identities: identitiesRouter,
+  scopes: scopesRouter,
+  memories: memoriesRouter,
+  facts: factsRouter,
+  threads: threadsRouter,
+  proposals: proposalsRouter,
+  consolidator: consolidatorRouter,
 });
 
 export type AppRouter = typeof appRouter;

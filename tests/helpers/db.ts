@@ -5,7 +5,7 @@ import { closeDatabase, installDatabase } from "@/server/db";
 import { type OpenedDatabase, openDatabase } from "@/server/db/open";
 import { adminQuery, databaseUrl, randomName, usePostgres } from "./template";
 
-async function openFromTemplate(): Promise<{ opened: OpenedDatabase; drop: () => Promise<void> }> {
+export async function openFromTemplate(): Promise<{ opened: OpenedDatabase; drop: () => Promise<void> }> {
   if (usePostgres) {
     const name = randomName("qm_test");
     await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);

@@ -7,7 +7,7 @@ import { withTestDatabase } from "../helpers/db";
 
 withTestDatabase();
 
-type Procedures = Record<string, { _def: { meta?: { role?: Role | "public" }; type: string } }>;
+type Procedures = Record<string, { _def: { meta?: { role?: Role | readonly Role[] | "public" }; type: string } }>;
 const procedures = appRouter._def.procedures as unknown as Procedures;
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
@@ -55,7 +55,7 @@ describe("roles", () => {
       const needs = p._def.meta?.role;
       if (!needs || needs === "public" || needs === "viewer") continue;
       for (const [role, { actor }] of Object.entries(users)) {
-        const allowed = role === needs;
+        const allowed = typeof needs === "string" ? role === needs : needs.includes(role as Role);
         const code = await codeOf(call(callerFor(actor), path));
         if (allowed) expect(`${role} → ${path}: ${code}`).not.toBe(`${role} → ${path}: FORBIDDEN`);
         else expect(`${role} → ${path}: ${code}`).toBe(`${role} → ${path}: FORBIDDEN`);

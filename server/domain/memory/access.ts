@@ -1,0 +1,108 @@
+/**
+ * The one access policy for memory, for every transport: console users and API keys by
+ * role (curator and admin write, every role reads), Agent Identities only by an explicit
+ * grant per scope (read or write), the system everywhere. Every memory query is built on
+ * `scopeWhere`, and every write goes through `requireScope`: no procedure decides for itself.
+ */
+import { type Actor, actorRole } from "../../actor";
+import { getDb } from "../../db";
+import type { Prisma, Tx } from "../../db/types";
+import { DomainError } from "../../errors";
+import { roleAllows } from "../../roles";
+
+export type ScopeNeed = "read" | "write";
+
+/** Whether the actor's role (if it has one) reaches scopes at all, for `need`. */
+function roleReaches(actor: Actor, need: ScopeNeed): boolean | null {
+  const role = actorRole(actor);
+  if (!role) return null;
+  return need === "read" ? roleAllows(role, "viewer") : roleAllows(role, "curator");
+}
+
+/** The scopes the actor may read (or write): the filter every scope-bound query starts from. */
+export function scopeWhere(actor: Actor, need: ScopeNeed): Prisma.ScopeWhereInput {
+  if (actor.kind === "system") return {};
+  if (actor.kind === "agent") {
+    const access = need === "read" ? { in: ["read" as const, "write" as const] } : ("write" as const);
+    return { grants: { some: { identityId: actor.identityId, access } } };
+  }
+  // Roles reach every scope or none; `id: { in: [] }` matches nothing.
+  return roleReaches(actor, need) ? {} : { id: { in: [] } };
+}
+
+/** Memories in scopes the actor may read (or write). */
+export function memoryWhere(actor: Actor, need: ScopeNeed): Prisma.MemoryWhereInput {
+  return { scope: scopeWhere(actor, need) };
+}
+
+export interface ScopeRef {
+  id: string;
+  name: string;
+}
+
+function denied(actor: Actor, need: ScopeNeed, name: string): DomainError {
+  if (actor.kind === "agent")
+    return new DomainError(
+      "SCOPE_ACCESS_DENIED",
+      `This Agent Identity holds no ${need === "write" ? "write" : "read"} grant for scope "${name}". An operator grants scopes on the identity's page.`,
+      { scope: name, need },
+    );
+  const role = actorRole(actor);
+  return new DomainError(
+    "SCOPE_ACCESS_DENIED",
+    `${need === "write" ? "Writing to" : "Reading"} scope "${name}" needs the ${need === "write" ? "curator" : "viewer"} role${role ? `; you are ${role}` : ""}.`,
+    { scope: name, need },
+  );
+}
+
+/**
+ * The scope, if the actor may read (or write) it; otherwise SCOPE_ACCESS_DENIED (or
+ * NOT_FOUND when it does not exist). Pass a transaction to check inside it.
+ */
+export async function requireScope(actor: Actor, scopeId: string, need: ScopeNeed, tx?: Tx): Promise<ScopeRef> {
+  const db = tx ?? (await getDb());
+  const scope = await db.scope.findUnique({ where: { id: scopeId }, select: { id: true, name: true } });
+  if (!scope) throw new DomainError("NOT_FOUND", "Scope was not found.", { field: "scopeId" });
+  if (!(await mayUse(actor, scope.id, need, db))) throw denied(actor, need, scope.name);
+  return scope;
+}
+
+/** The scope of that name, under the same rule as requireScope (agents name scopes). */
+export async function requireScopeNamed(actor: Actor, name: string, need: ScopeNeed): Promise<ScopeRef> {
+  const db = await getDb();
+  const scope = await db.scope.findUnique({ where: { name }, select: { id: true, name: true } });
+  // An agent learns nothing about scopes it holds no grant for, not even whether they exist.
+  if (!scope) {
+    if (actor.kind === "agent") throw denied(actor, need, name);
+    throw new DomainError("NOT_FOUND", `No scope is named "${name}".`, { field: "scope" });
+  }
+  if (!(await mayUse(actor, scope.id, need, db))) throw denied(actor, need, scope.name);
+  return scope;
+}
+
+async function mayUse(actor: Actor, scopeId: string, need: ScopeNeed, db: Tx): Promise<boolean> {
+  const where = scopeWhere(actor, need);
+  if (Object.keys(where).length === 0) return true;
+  return (await db.scope.count({ where: { AND: [{ id: scopeId }, where] } })) > 0;
+}
+
+/** The memory's scope, checked like requireScope; NOT_FOUND when the memory is not there to see. */
+export async function requireMemoryScope(
+  actor: Actor,
+  memoryId: string,
+  need: ScopeNeed,
+  tx?: Tx,
+): Promise<ScopeRef & { memoryId: string }> {
+  const db = tx ?? (await getDb());
+  const row = await db.memory.findUnique({
+    where: { id: memoryId },
+    select: { id: true, scope: { select: { id: true, name: true } } },
+  });
+  if (!row) throw new DomainError("NOT_FOUND", `Memory ${memoryId} was not found.`, { field: "id" });
+  // Unreadable memories are not found: their existence is not the caller's to know.
+  if (!(await mayUse(actor, row.scope.id, "read", db)))
+    throw new DomainError("NOT_FOUND", `Memory ${memoryId} was not found.`, { field: "id" });
+  if (need === "write" && !(await mayUse(actor, row.scope.id, "write", db)))
+    throw denied(actor, "write", row.scope.name);
+  return { ...row.scope, memoryId: row.id };
+}

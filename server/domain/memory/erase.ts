@@ -1,0 +1,85 @@
+/**
+ * Erasure: the one exception to immutable memories, for a legal request. The body goes
+ * everywhere — the row, its full-text and trigram index entries, its duplicate key and
+ * band keys, its facts, its vector — and the row stays as a tombstone saying when, by whom
+ * and why. A memory a merge built from it holds its text too, so it is erased the same way,
+ * and the other memories that merge had replaced become current again.
+ */
+import { type Actor, actorLabel, requireRole } from "../../actor";
+import { getDb } from "../../db";
+import type { Tx } from "../../db/types";
+import { recordAudit } from "../audit/record";
+import { parseInput } from "../validation";
+import { requireMemoryScope } from "./access";
+import { forgetEmbeddings } from "./embeddings";
+import { refreshSeries } from "./facts";
+import { ZEraseInput } from "./schemas";
+
+/** The memory and every merge result built from it, transitively. */
+async function derivedFrom(tx: Tx, id: string): Promise<string[]> {
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `WITH RECURSIVE d AS (
+       SELECT id FROM memory WHERE id = $1
+       UNION
+       SELECT m.id FROM memory m JOIN d ON d.id = ANY(m."mergedFrom")
+     ) SELECT id FROM d`,
+    id,
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function eraseMemory(actor: Actor, raw: unknown) {
+  requireRole(actor, "admin");
+  const input = parseInput(ZEraseInput, raw);
+  const scope = await requireMemoryScope(actor, input.id, "write");
+  const db = await getDb();
+  const result = await db.$transaction(async (tx) => {
+    const ids = await derivedFrom(tx, input.id);
+    const now = new Date();
+    const series = await tx.fact.findMany({
+      where: { memoryId: { in: ids } },
+      select: { subjectKey: true, predicateKey: true },
+    });
+    await tx.fact.deleteMany({ where: { memoryId: { in: ids } } });
+    await refreshSeries(
+      tx,
+      scope.id,
+      series.map((s) => [s.subjectKey, s.predicateKey]),
+    );
+    await tx.$executeRawUnsafe(
+      `UPDATE memory SET body = NULL, title = '', "contentHash" = NULL, "searchVector" = NULL, "lshBands" = '{}',
+              tags = '{}', "erasedAt" = $2, "erasedBy" = $3,
+              "erasureReason" = CASE WHEN id = $4 THEN $5 ELSE 'Built by a merge from erased memory ' || $4 || ': ' || $5 END
+        WHERE id = ANY($1::text[])`,
+      ids,
+      now,
+      actorLabel(actor),
+      input.id,
+      input.reason,
+    );
+    await forgetEmbeddings(tx, ids);
+    // A proposal's evidence may quote the erased memory's facts; its decision stays on record.
+    await tx.$executeRawUnsafe(
+      `UPDATE proposal SET evidence = jsonb_build_object('reason', 'erased'),
+              rationale = 'A memory this proposal concerned was erased; its details went with it.'
+        WHERE "memoryIds" && $1::text[]`,
+      ids,
+    );
+    // The memories an erased merge had replaced are the current ones again.
+    const restored = await tx.memory.updateMany({
+      where: { supersededById: { in: ids }, id: { notIn: ids } },
+      data: { supersededById: null, supersededAt: null },
+    });
+    await recordAudit(tx, actor, {
+      action: "memory.erase",
+      targetType: "memory",
+      targetId: input.id,
+      targetLabel: scope.name,
+      details: { reason: input.reason, erased: ids, restored: restored.count },
+    });
+    return { id: input.id, erased: ids, restored: restored.count, erasedAt: now };
+  });
+  // Dead row versions still hold the old text until vacuumed; erasure should not wait for autovacuum.
+  await db.$executeRawUnsafe(`VACUUM memory, fact`).catch(() => {});
+  return result;
+}

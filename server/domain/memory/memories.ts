@@ -1,0 +1,279 @@
+/**
+ * Memories: written once, never edited. A correction is a new memory that supersedes the
+ * old one, which stays readable by id. Writes involve no model: a body, its derived index
+ * entries and its facts are stored in one short transaction.
+ */
+import { randomUUID } from "node:crypto";
+import { type Actor, actorId, actorLabel } from "../../actor";
+import { getDb } from "../../db";
+import type { Tx } from "../../db/types";
+import { DomainError } from "../../errors";
+import { LIMITS } from "../../limits";
+import { fmt } from "../catalog/failures";
+import { parseInput } from "../validation";
+import { memoryWhere, requireMemoryScope, requireScope } from "./access";
+import { writeFacts } from "./facts";
+import { indexMemory } from "./index-entries";
+import { type TCreateMemoryInput, ZCreateMemoryInput, ZGetManyInput, ZMemoryIdInput, ZSupersedeInput } from "./schemas";
+import { contentHash, titleOf, utf8Bytes } from "./text";
+import { ensureThreads, memoryState, moveMemberships } from "./threads";
+
+/** Memories one author writes within this gap of each other belong to one episode. */
+const EPISODE_GAP_MS = 30 * 60_000;
+
+export function checkBodySize(body: string): number {
+  const bytes = utf8Bytes(body);
+  const max = LIMITS.MEMORY_BODY_BYTES.value;
+  if (bytes > max)
+    throw new DomainError(
+      "MEMORY_TOO_LARGE",
+      `body: ${fmt(bytes)} bytes; a memory body may be at most ${fmt(max)} bytes (64 KiB). Split it into several memories.`,
+      { field: "body", limit: max, measured: bytes, unit: "bytes" },
+    );
+  return bytes;
+}
+
+async function episodeFor(tx: Tx, scopeId: string, actor: Actor, occurredAt: Date): Promise<string> {
+  const previous = await tx.memory.findFirst({
+    where: {
+      scopeId,
+      authorType: actor.kind,
+      authorId: actorId(actor),
+      occurredAt: { lte: occurredAt, gte: new Date(occurredAt.getTime() - EPISODE_GAP_MS) },
+    },
+    orderBy: [{ occurredAt: "desc" }, { seq: "desc" }],
+    select: { episodeId: true },
+  });
+  return previous?.episodeId ?? randomUUID();
+}
+
+export interface WrittenMemory {
+  id: string;
+  scopeId: string;
+  kind: string;
+  title: string;
+  occurredAt: Date;
+  recordedAt: Date;
+  supersedes: string | null;
+  threads: string[];
+  facts: number;
+}
+
+/** Writes one memory inside a transaction the caller holds (debrief writes several in one). */
+export async function writeMemory(
+  tx: Tx,
+  actor: Actor,
+  scopeId: string,
+  raw: TCreateMemoryInput,
+): Promise<WrittenMemory> {
+  const input = parseInput(ZCreateMemoryInput, raw);
+  const bytes = checkBodySize(input.body);
+  const occurredAt = input.occurredAt ?? new Date();
+
+  if (input.supersedes) {
+    const old = await tx.memory.findUnique({
+      where: { id: input.supersedes },
+      select: { id: true, scopeId: true, supersededById: true, erasedAt: true },
+    });
+    if (!old || old.scopeId !== scopeId)
+      throw new DomainError("NOT_FOUND", `supersedes: memory ${input.supersedes} is not in this scope.`, {
+        field: "supersedes",
+      });
+    if (old.supersededById)
+      throw new DomainError(
+        "CONFLICT",
+        `supersedes: memory ${old.id} is already superseded by ${old.supersededById}; supersede that one instead.`,
+        { field: "supersedes", supersededById: old.supersededById },
+      );
+  }
+
+  const created = await tx.memory.create({
+    data: {
+      scopeId,
+      kind: input.kind,
+      body: input.body,
+      title: titleOf(input.body),
+      bodyBytes: bytes,
+      contentHash: contentHash(input.body),
+      tags: [...new Set(input.tags)],
+      authorType: actor.kind,
+      authorId: actorId(actor),
+      authorLabel: actorLabel(actor),
+      occurredAt,
+      episodeId: await episodeFor(tx, scopeId, actor, occurredAt),
+    },
+    select: { id: true, scopeId: true, kind: true, title: true, occurredAt: true, recordedAt: true },
+  });
+  await indexMemory(tx, created.id, input.body, input.tags);
+  await writeFacts(tx, created, input.facts);
+
+  const threads = await ensureThreads(tx, scopeId, input.threads);
+  if (threads.length)
+    await tx.threadMember.createMany({
+      data: threads.map((t) => ({ threadId: t.id, memoryId: created.id })),
+      skipDuplicates: true,
+    });
+
+  if (input.supersedes) {
+    await tx.memory.update({
+      where: { id: input.supersedes },
+      data: { supersededById: created.id, supersededAt: created.recordedAt },
+    });
+    await moveMemberships(tx, [input.supersedes], created.id);
+  }
+  return {
+    ...created,
+    supersedes: input.supersedes ?? null,
+    threads: threads.map((t) => t.name),
+    facts: input.facts.length,
+  };
+}
+
+export async function createMemory(actor: Actor, raw: unknown): Promise<WrittenMemory> {
+  const input = parseInput(ZCreateMemoryInput, raw);
+  checkBodySize(input.body);
+  const scope = await requireScope(actor, input.scopeId, "write");
+  const db = await getDb();
+  return db.$transaction((tx) => writeMemory(tx, actor, scope.id, input));
+}
+
+/** A correction: a new memory that supersedes `memoryId` (which stays readable by id). */
+export async function supersedeMemory(actor: Actor, raw: unknown): Promise<WrittenMemory> {
+  const input = parseInput(ZSupersedeInput, raw);
+  checkBodySize(input.body);
+  const scope = await requireMemoryScope(actor, input.memoryId, "write");
+  const db = await getDb();
+  return db.$transaction((tx) =>
+    writeMemory(tx, actor, scope.id, { ...input, scopeId: scope.id, supersedes: input.memoryId }),
+  );
+}
+
+const MEMORY = {
+  id: true,
+  scopeId: true,
+  kind: true,
+  body: true,
+  title: true,
+  bodyBytes: true,
+  tags: true,
+  authorType: true,
+  authorId: true,
+  authorLabel: true,
+  occurredAt: true,
+  recordedAt: true,
+  supersededById: true,
+  supersededAt: true,
+  discardedAt: true,
+  mergedFrom: true,
+  erasedAt: true,
+  erasedBy: true,
+  erasureReason: true,
+} as const;
+
+type MemoryRow = { [K in keyof typeof MEMORY]: unknown } & {
+  supersededById: string | null;
+  discardedAt: Date | null;
+  erasedAt: Date | null;
+};
+
+function view<T extends MemoryRow>(row: T) {
+  return { ...row, state: memoryState(row) };
+}
+
+/** One memory with its supersession chain, facts, threads and provenance. */
+export async function getMemory(actor: Actor, raw: unknown) {
+  const { id } = parseInput(ZMemoryIdInput, raw);
+  const scope = await requireMemoryScope(actor, id, "read");
+  const db = await getDb();
+  const memory = await db.memory.findUniqueOrThrow({ where: { id }, select: MEMORY });
+  const [chain, facts, threads, mergedFrom] = await Promise.all([
+    supersessionChain(id),
+    db.fact.findMany({
+      where: { memoryId: id },
+      orderBy: [{ validFrom: "asc" }, { id: "asc" }],
+      select: { id: true, subject: true, predicate: true, value: true, validFrom: true, validUntil: true },
+    }),
+    db.threadMember.findMany({
+      where: { memoryId: id },
+      orderBy: { thread: { name: "asc" } },
+      select: { pinnedAt: true, thread: { select: { id: true, name: true, archivedAt: true } } },
+    }),
+    memory.mergedFrom.length
+      ? db.memory.findMany({
+          where: { id: { in: memory.mergedFrom } },
+          select: { id: true, title: true, kind: true, erasedAt: true, occurredAt: true },
+        })
+      : [],
+  ]);
+  return {
+    ...view(memory),
+    scopeName: scope.name,
+    chain,
+    facts: facts.map((f) => ({ ...f, current: f.validUntil === null })),
+    threads: threads.map((t) => ({ ...t.thread, pinned: t.pinnedAt !== null })),
+    mergedFrom: memory.mergedFrom.map(
+      (mid) =>
+        mergedFrom.find((m) => m.id === mid) ?? { id: mid, title: "", kind: null, erasedAt: null, occurredAt: null },
+    ),
+  };
+}
+
+/**
+ * The memories this one replaced and the ones that replaced it, oldest first: a merge has
+ * several predecessors, a supersession one. Bounded, so a long history stays cheap.
+ */
+async function supersessionChain(id: string, max = 50) {
+  const db = await getDb();
+  const rows = await db.$queryRawUnsafe<
+    {
+      id: string;
+      title: string;
+      kind: string;
+      occurredAt: Date;
+      recordedAt: Date;
+      supersededById: string | null;
+      erasedAt: Date | null;
+      discardedAt: Date | null;
+      dir: number;
+    }[]
+  >(
+    `WITH RECURSIVE later AS (
+       SELECT m.id, m."supersededById", 0 AS depth FROM memory m WHERE m.id = $1
+       UNION ALL
+       SELECT n.id, n."supersededById", later.depth + 1 FROM later JOIN memory n ON n.id = later."supersededById" WHERE later.depth < $2
+     ), earlier AS (
+       SELECT m.id, 0 AS depth FROM memory m WHERE m.id = $1
+       UNION ALL
+       SELECT p.id, earlier.depth + 1 FROM earlier JOIN memory p ON p."supersededById" = earlier.id WHERE earlier.depth < $2
+     )
+     SELECT m.id, m.title, m.kind::text AS kind, m."occurredAt", m."recordedAt", m."supersededById", m."erasedAt", m."discardedAt", x.dir
+       FROM (SELECT id, 1 AS dir FROM later WHERE depth > 0 UNION SELECT id, -1 FROM earlier WHERE depth > 0 UNION SELECT $1, 0) x
+       JOIN memory m ON m.id = x.id
+      ORDER BY m."recordedAt", m.seq`,
+    id,
+    max,
+  );
+  return rows.map(({ dir, ...r }) => ({
+    ...r,
+    relation: dir === 0 ? ("this" as const) : dir < 0 ? ("earlier" as const) : ("later" as const),
+    state: memoryState(r),
+  }));
+}
+
+/** Whole bodies by id, in the order asked; ids that are not there to read are listed apart. */
+export async function getMemories(actor: Actor, raw: unknown) {
+  const { ids } = parseInput(ZGetManyInput, raw);
+  const db = await getDb();
+  const rows = await db.memory.findMany({
+    where: { AND: [{ id: { in: ids } }, memoryWhere(actor, "read")] },
+    select: { ...MEMORY, scope: { select: { name: true } } },
+  });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const memories = ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const { scope, ...rest } = row;
+    return [{ ...view(rest), scopeName: scope.name }];
+  });
+  return { memories, missing: ids.filter((id) => !byId.has(id)) };
+}

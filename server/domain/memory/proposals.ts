@@ -1,0 +1,266 @@
+/**
+ * Reviewing the consolidator's proposals. Accepting applies one in a single transaction
+ * and keeps history (nothing is deleted: merged and superseded memories stay readable by
+ * id); rejecting records who and why, and the same set is never proposed again. A proposal
+ * whose memories changed since it was filed is refused as PROPOSAL_STALE.
+ */
+import { type Actor, actorId, actorLabel } from "../../actor";
+import { getDb } from "../../db";
+import type { Prisma, Tx } from "../../db/types";
+import { DomainError } from "../../errors";
+import { recordAudit } from "../audit/record";
+import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
+import { parseInput } from "../validation";
+import { requireScope } from "./access";
+import { fingerprintOf } from "./consolidator";
+import { differences } from "./contradiction";
+import { writeMemory } from "./memories";
+import { ZAcceptProposalInput, ZDecideManyInput, ZListProposalsInput, ZRejectProposalInput } from "./schemas";
+import { memoryState, moveMemberships } from "./threads";
+
+const PROPOSAL = {
+  id: true,
+  scopeId: true,
+  kind: true,
+  status: true,
+  memoryIds: true,
+  rationale: true,
+  score: true,
+  evidence: true,
+  filedAt: true,
+  decidedAt: true,
+  decidedByLabel: true,
+  decisionReason: true,
+  resultMemoryId: true,
+} as const;
+
+/** Proposals of a scope with the memories they touch, side by side. */
+export async function listProposals(actor: Actor, raw: unknown) {
+  const input = parseInput(ZListProposalsInput, raw);
+  const scope = await requireScope(actor, input.scopeId, "read");
+  const db = await getDb();
+  const where: Prisma.ProposalWhereInput = {
+    scopeId: scope.id,
+    ...(input.status === "all" ? {} : { status: input.status }),
+    ...(input.kind ? { kind: input.kind } : {}),
+  };
+  const offset = decodeOffsetCursor(input.cursor);
+  const [rows, total] = await Promise.all([
+    db.proposal.findMany({
+      where,
+      orderBy:
+        input.status === "pending"
+          ? [{ score: "desc" }, { filedAt: "asc" }, { id: "asc" }]
+          : [{ decidedAt: { sort: "desc", nulls: "last" } }, { filedAt: "desc" }, { id: "asc" }],
+      skip: offset,
+      take: input.limit,
+      select: { ...PROPOSAL, fingerprint: true },
+    }),
+    db.proposal.count({ where }),
+  ]);
+  const memories = await db.memory.findMany({
+    where: { id: { in: [...new Set(rows.flatMap((r) => r.memoryIds))] } },
+    select: {
+      id: true,
+      kind: true,
+      title: true,
+      body: true,
+      tags: true,
+      occurredAt: true,
+      authorLabel: true,
+      supersededById: true,
+      discardedAt: true,
+      erasedAt: true,
+      facts: { select: { subject: true, predicate: true, value: true, validFrom: true, validUntil: true } },
+    },
+  });
+  const byId = new Map(memories.map((m) => [m.id, { ...m, state: memoryState(m) }]));
+  const fingerprints = await Promise.all(
+    rows.map((r) => (r.status === "pending" ? fingerprintOf(db, r.memoryIds) : Promise.resolve(null))),
+  );
+  return {
+    scope,
+    items: rows.map(({ fingerprint, ...r }, i) => ({
+      ...r,
+      // Pending but no longer applicable: its memories moved since it was filed.
+      stale: r.status === "stale" || (fingerprints[i] !== null && fingerprints[i] !== fingerprint),
+      memories: r.memoryIds.map((id) => byId.get(id) ?? null),
+      // Words each side has that the other lacks, for the reviewer's side-by-side view.
+      differences:
+        r.kind === "discard" && r.memoryIds.length < 2
+          ? null
+          : differences(byId.get(r.memoryIds[0] as string)?.body ?? "", byId.get(r.memoryIds[1] as string)?.body ?? ""),
+    })),
+    total,
+    nextCursor: nextOffsetCursor(offset, rows.length, total),
+  };
+}
+
+async function loadPending(tx: Tx, actor: Actor, id: string) {
+  const proposal = await tx.proposal.findUnique({ where: { id }, select: { ...PROPOSAL, fingerprint: true } });
+  if (!proposal) throw new DomainError("NOT_FOUND", `Proposal ${id} was not found.`, { field: "id" });
+  const scope = await requireScope(actor, proposal.scopeId, "write", tx);
+  if (proposal.status !== "pending")
+    throw new DomainError("CONFLICT", `Proposal ${id} was already decided (${proposal.status}).`, {
+      status: proposal.status,
+    });
+  return { proposal, scope };
+}
+
+const decidedBy = (actor: Actor) => ({
+  decidedAt: new Date(),
+  decidedByType: actor.kind,
+  decidedById: actorId(actor),
+  decidedByLabel: actorLabel(actor),
+});
+
+async function applyMerge(
+  tx: Tx,
+  actor: Actor,
+  scopeId: string,
+  memoryIds: string[],
+  evidence: Record<string, unknown>,
+) {
+  const originals = await tx.memory.findMany({
+    where: { id: { in: memoryIds } },
+    select: {
+      id: true,
+      kind: true,
+      body: true,
+      tags: true,
+      occurredAt: true,
+      facts: { select: { subject: true, predicate: true, value: true, validFrom: true } },
+    },
+  });
+  const keepId = typeof evidence.keepWordingOf === "string" ? evidence.keepWordingOf : memoryIds[0];
+  const keep = originals.find((m) => m.id === keepId) ?? originals[0];
+  if (!keep?.body) throw new DomainError("PROPOSAL_STALE", "The memory whose wording the merge keeps is gone.");
+  const facts = new Map<string, { subject: string; predicate: string; value: string; validFrom: Date }>();
+  for (const f of originals.flatMap((m) => m.facts))
+    facts.set(`${f.subject}\u0000${f.predicate}\u0000${f.value}\u0000${f.validFrom.toISOString()}`, f);
+  const merged = await writeMemory(
+    tx,
+    { kind: "system", label: `Consolidator (merge accepted by ${actorLabel(actor)})` },
+    scopeId,
+    {
+      scopeId,
+      body: keep.body,
+      kind: keep.kind,
+      tags: [...new Set(originals.flatMap((m) => m.tags))].slice(0, 32),
+      occurredAt: new Date(Math.min(...originals.map((m) => m.occurredAt.getTime()))),
+      facts: [...facts.values()],
+    },
+  );
+  const now = new Date();
+  await tx.memory.update({ where: { id: merged.id }, data: { mergedFrom: memoryIds } });
+  await tx.memory.updateMany({
+    where: { id: { in: memoryIds } },
+    data: { supersededById: merged.id, supersededAt: now },
+  });
+  await moveMemberships(tx, memoryIds, merged.id);
+  return merged.id;
+}
+
+async function apply(
+  tx: Tx,
+  actor: Actor,
+  proposal: { kind: string; scopeId: string; memoryIds: string[]; evidence: Prisma.JsonValue },
+): Promise<string | null> {
+  const evidence = (proposal.evidence ?? {}) as Record<string, unknown>;
+  const now = new Date();
+  switch (proposal.kind) {
+    case "merge":
+      return applyMerge(tx, actor, proposal.scopeId, proposal.memoryIds, evidence);
+    case "supersede": {
+      const [old, by] = proposal.memoryIds as [string, string];
+      await tx.memory.update({ where: { id: old }, data: { supersededById: by, supersededAt: now } });
+      await moveMemberships(tx, [old], by);
+      return by;
+    }
+    default: {
+      const [discard, keep] = proposal.memoryIds as [string, string | undefined];
+      await tx.memory.update({ where: { id: discard }, data: { discardedAt: now } });
+      // A duplicate's thread memberships and pins go to the copy that stays.
+      if (keep) await moveMemberships(tx, [discard], keep);
+      return keep ?? null;
+    }
+  }
+}
+
+export async function acceptProposal(actor: Actor, raw: unknown) {
+  const { id } = parseInput(ZAcceptProposalInput, raw);
+  const db = await getDb();
+  try {
+    return await db.$transaction(async (tx) => {
+      const { proposal, scope } = await loadPending(tx, actor, id);
+      if ((await fingerprintOf(tx, proposal.memoryIds)) !== proposal.fingerprint)
+        throw new DomainError(
+          "PROPOSAL_STALE",
+          `Proposal ${id} is stale: its memories changed (superseded, discarded, erased or merged) since the consolidator filed it. The next consolidator pass proposes again what still applies.`,
+          { id },
+        );
+      const resultMemoryId = await apply(tx, actor, proposal);
+      const decided = await tx.proposal.update({
+        where: { id },
+        data: { status: "accepted", resultMemoryId, ...decidedBy(actor) },
+        select: PROPOSAL,
+      });
+      await recordAudit(tx, actor, {
+        action: "proposal.accept",
+        targetType: "proposal",
+        targetId: id,
+        targetLabel: `${scope.name}: ${proposal.kind}`,
+        details: { kind: proposal.kind, memoryIds: proposal.memoryIds, resultMemoryId },
+      });
+      return decided;
+    });
+  } catch (error) {
+    // The refusal is kept: the proposal leaves the queue marked stale.
+    if (error instanceof DomainError && error.code === "PROPOSAL_STALE")
+      await db.proposal.updateMany({
+        where: { id, status: "pending" },
+        data: { status: "stale", ...decidedBy(actor) },
+      });
+    throw error;
+  }
+}
+
+export async function rejectProposal(actor: Actor, raw: unknown) {
+  const { id, reason } = parseInput(ZRejectProposalInput, raw);
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const { proposal, scope } = await loadPending(tx, actor, id);
+    const decided = await tx.proposal.update({
+      where: { id },
+      data: { status: "rejected", decisionReason: reason, ...decidedBy(actor) },
+      select: PROPOSAL,
+    });
+    await recordAudit(tx, actor, {
+      action: "proposal.reject",
+      targetType: "proposal",
+      targetId: id,
+      targetLabel: `${scope.name}: ${proposal.kind}`,
+      details: { kind: proposal.kind, memoryIds: proposal.memoryIds, reason },
+    });
+    return decided;
+  });
+}
+
+/** Bulk decisions: each proposal on its own, so one stale proposal does not stop the rest. */
+export async function decideProposals(actor: Actor, raw: unknown) {
+  const input = parseInput(ZDecideManyInput, raw);
+  if (input.decision === "reject" && (!input.reason || input.reason.length < 3))
+    throw new DomainError("INVALID_INPUT", "reason: say why the proposals are wrong", { field: "reason" });
+  const results: { id: string; ok: boolean; code?: string; message?: string }[] = [];
+  for (const id of input.ids) {
+    try {
+      if (input.decision === "accept") await acceptProposal(actor, { id });
+      else await rejectProposal(actor, { id, reason: input.reason });
+      results.push({ id, ok: true });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      results.push({ id, ok: false, code: error.code, message: error.message });
+    }
+  }
+  return { results, decided: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).length };
+}

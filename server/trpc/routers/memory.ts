@@ -1,0 +1,177 @@
+/**
+ * The memory API: scopes and grants, memories, facts, threads, proposals and the
+ * consolidator. One line per procedure; access, limits and audit live in the domain
+ * (server/domain/memory), where /mcp's memory tools call the same functions.
+ */
+import { runConsolidator } from "../../domain/memory/consolidator";
+import { eraseMemory } from "../../domain/memory/erase";
+import { listFacts } from "../../domain/memory/facts";
+import { createMemory, getMemories, getMemory, supersedeMemory } from "../../domain/memory/memories";
+import { exportScope, importScope } from "../../domain/memory/portable";
+import { acceptProposal, decideProposals, listProposals, rejectProposal } from "../../domain/memory/proposals";
+import {
+  ZAcceptProposalInput,
+  ZArchiveThreadInput,
+  ZCreateMemoryInput,
+  ZCreateScopeInput,
+  ZCreateThreadInput,
+  ZDecideManyInput,
+  ZEraseInput,
+  ZGetManyInput,
+  ZGrantInput,
+  ZIdentityGrantsInput,
+  ZImportInput,
+  ZListFactsInput,
+  ZListProposalsInput,
+  ZListThreadsInput,
+  ZMemoryIdInput,
+  ZPinInput,
+  ZRejectProposalInput,
+  ZRenameThreadInput,
+  ZRevokeInput,
+  ZScopeIdInput,
+  ZSearchInput,
+  ZSupersedeInput,
+  ZThreadIdInput,
+  ZThreadMembersInput,
+  ZThreadMembersListInput,
+  ZUpdateScopeInput,
+} from "../../domain/memory/schemas";
+import {
+  createScope,
+  deleteScope,
+  getScope,
+  grantScope,
+  listIdentityGrants,
+  listScopeGrants,
+  listScopes,
+  revokeScope,
+  updateScope,
+} from "../../domain/memory/scopes";
+import { searchMemories } from "../../domain/memory/search";
+import {
+  addThreadMembers,
+  archiveThread,
+  createThread,
+  deleteThread,
+  getThread,
+  listThreads,
+  pinThreadMember,
+  removeThreadMembers,
+  renameThread,
+} from "../../domain/memory/threads";
+import { procedure, router } from "../init";
+
+const GRANTS = ["curator", "operator"] as const;
+
+export const scopesRouter = router({
+  list: procedure("viewer").query(({ ctx }) => listScopes(ctx.actor)),
+  get: procedure("viewer")
+    .input(ZScopeIdInput)
+    .query(({ ctx, input }) => getScope(ctx.actor, input)),
+  create: procedure("curator")
+    .input(ZCreateScopeInput)
+    .mutation(({ ctx, input }) => createScope(ctx.actor, input)),
+  update: procedure("curator")
+    .input(ZUpdateScopeInput)
+    .mutation(({ ctx, input }) => updateScope(ctx.actor, input)),
+  delete: procedure("admin")
+    .input(ZScopeIdInput)
+    .mutation(({ ctx, input }) => deleteScope(ctx.actor, input)),
+  grants: procedure("viewer")
+    .input(ZScopeIdInput)
+    .query(({ ctx, input }) => listScopeGrants(ctx.actor, input)),
+  identityGrants: procedure("viewer")
+    .input(ZIdentityGrantsInput)
+    .query(({ ctx, input }) => listIdentityGrants(ctx.actor, input)),
+  grant: procedure(GRANTS)
+    .input(ZGrantInput)
+    .mutation(({ ctx, input }) => grantScope(ctx.actor, input)),
+  revoke: procedure(GRANTS)
+    .input(ZRevokeInput)
+    .mutation(({ ctx, input }) => revokeScope(ctx.actor, input)),
+  export: procedure("viewer")
+    .input(ZScopeIdInput)
+    .query(({ ctx, input }) => exportScope(ctx.actor, input)),
+  import: procedure("curator")
+    .input(ZImportInput)
+    .mutation(({ ctx, input }) => importScope(ctx.actor, input)),
+});
+
+export const memoriesRouter = router({
+  create: procedure("curator")
+    .input(ZCreateMemoryInput)
+    .mutation(({ ctx, input }) => createMemory(ctx.actor, input)),
+  get: procedure("viewer")
+    .input(ZMemoryIdInput)
+    .query(({ ctx, input }) => getMemory(ctx.actor, input)),
+  getMany: procedure("viewer")
+    .input(ZGetManyInput)
+    .query(({ ctx, input }) => getMemories(ctx.actor, input)),
+  search: procedure("viewer")
+    .input(ZSearchInput)
+    .query(({ ctx, input }) => searchMemories(ctx.actor, input)),
+  supersede: procedure("curator")
+    .input(ZSupersedeInput)
+    .mutation(({ ctx, input }) => supersedeMemory(ctx.actor, input)),
+  erase: procedure("admin")
+    .input(ZEraseInput)
+    .mutation(({ ctx, input }) => eraseMemory(ctx.actor, input)),
+});
+
+export const factsRouter = router({
+  list: procedure("viewer")
+    .input(ZListFactsInput)
+    .query(({ ctx, input }) => listFacts(ctx.actor, input)),
+});
+
+export const threadsRouter = router({
+  list: procedure("viewer")
+    .input(ZListThreadsInput)
+    .query(({ ctx, input }) => listThreads(ctx.actor, input)),
+  get: procedure("viewer")
+    .input(ZThreadMembersListInput)
+    .query(({ ctx, input }) => getThread(ctx.actor, input)),
+  create: procedure("curator")
+    .input(ZCreateThreadInput)
+    .mutation(({ ctx, input }) => createThread(ctx.actor, input)),
+  rename: procedure("curator")
+    .input(ZRenameThreadInput)
+    .mutation(({ ctx, input }) => renameThread(ctx.actor, input)),
+  archive: procedure("curator")
+    .input(ZArchiveThreadInput)
+    .mutation(({ ctx, input }) => archiveThread(ctx.actor, input)),
+  delete: procedure("curator")
+    .input(ZThreadIdInput)
+    .mutation(({ ctx, input }) => deleteThread(ctx.actor, input)),
+  addMembers: procedure("curator")
+    .input(ZThreadMembersInput)
+    .mutation(({ ctx, input }) => addThreadMembers(ctx.actor, input)),
+  removeMembers: procedure("curator")
+    .input(ZThreadMembersInput)
+    .mutation(({ ctx, input }) => removeThreadMembers(ctx.actor, input)),
+  pin: procedure("curator")
+    .input(ZPinInput)
+    .mutation(({ ctx, input }) => pinThreadMember(ctx.actor, input)),
+});
+
+export const proposalsRouter = router({
+  list: procedure("viewer")
+    .input(ZListProposalsInput)
+    .query(({ ctx, input }) => listProposals(ctx.actor, input)),
+  accept: procedure("curator")
+    .input(ZAcceptProposalInput)
+    .mutation(({ ctx, input }) => acceptProposal(ctx.actor, input)),
+  reject: procedure("curator")
+    .input(ZRejectProposalInput)
+    .mutation(({ ctx, input }) => rejectProposal(ctx.actor, input)),
+  decide: procedure("curator")
+    .input(ZDecideManyInput)
+    .mutation(({ ctx, input }) => decideProposals(ctx.actor, input)),
+});
+
+export const consolidatorRouter = router({
+  run: procedure("curator")
+    .input(ZScopeIdInput)
+    .mutation(({ ctx, input }) => runConsolidator(ctx.actor, input)),
+});
