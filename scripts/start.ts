@@ -9,6 +9,7 @@ import { env } from "@/env";
 import { closeDatabase } from "@/server/db";
 import { DemoPortTaken, startEverythingServer } from "@/server/demo/everything-server";
 import { startScheduler } from "@/server/domain/catalog/scheduler";
+import { startMemoryScheduler } from "@/server/domain/memory/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
 import { prepareDatabase } from "@/server/domain/system/bootstrap";
 import { startHttpServer } from "@/server/http/serve";
@@ -90,6 +91,7 @@ async function main() {
 
   const server = await startHttpServer({ dev, host: env.HOST, port: env.PORT, dir: ROOT });
   const scheduler = env.QM_SCHEDULER ? startScheduler() : null;
+  const memoryScheduler = env.QM_SCHEDULER ? startMemoryScheduler() : null;
   log.info({ url: server.url, database: env.DATABASE_URL ? "postgresql" : "embedded" }, "Quartermaster is serving");
   const lines = [``, `  Quartermaster is running at ${server.url}`];
   if (demo)
@@ -115,6 +117,7 @@ async function main() {
     log.info({ signal }, "shutting down: no new requests, finishing the ones in flight");
     await server.close();
     await scheduler?.stop();
+    await memoryScheduler?.stop();
     await demoMcp?.stop();
     await closeDatabase();
     log.info("stopped");

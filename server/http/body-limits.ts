@@ -17,6 +17,7 @@ const ROUTES: ReadonlyArray<readonly [prefix: string, limit: LimitName, what: st
   ["/api/v1/tool-hosts/", "TOOL_HOST_REQUEST_BODY_BYTES", "a request to the SDK Tool Host API"],
   ["/api/auth/", "AUTH_REQUEST_BODY_BYTES", "a request to /api/auth"],
   ["/api/trpc/", "TRPC_REQUEST_BODY_BYTES", "a request to /api/trpc"],
+  ["/api/v1/scopes/import", "SCOPE_IMPORT_BYTES", "a scope import"],
   ["/mcp", "MCP_REQUEST_BODY_BYTES", "a request to /mcp"],
 ];
 

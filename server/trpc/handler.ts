@@ -9,7 +9,7 @@ export const TRPC_ENDPOINT = "/api/trpc";
  * Cookie-authenticated writes must come from the console's own origin. API-key
  * requests carry their credential in a header a browser never adds by itself.
  */
-function crossSiteWrite(req: Request): boolean {
+export function crossSiteWrite(req: Request): boolean {
   if (req.method !== "POST" || req.headers.get("authorization")) return false;
   const origin = req.headers.get("origin");
   if (!origin) return false;

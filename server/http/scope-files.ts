@@ -1,0 +1,70 @@
+/**
+ * A scope as a file: GET /api/v1/scopes/{id}/export streams its JSON Lines (however large
+ * the scope), POST /api/v1/scopes/import takes a file up to the import limit, past the tRPC
+ * body bound. Same callers as tRPC (a console session or an API key), same domain functions.
+ */
+import type { Actor } from "../actor";
+import { requireScope } from "../domain/memory/access";
+import { exportLines, importScope } from "../domain/memory/portable";
+import { isDomainError } from "../errors";
+import { log } from "../log";
+import { createContext } from "../trpc/context";
+import { crossSiteWrite } from "../trpc/handler";
+
+const problem = (status: number, code: string, message: string, details?: unknown) =>
+  Response.json({ code, message, ...(details ? { details } : {}) }, { status });
+
+async function caller(request: Request): Promise<Actor | Response> {
+  const context = await createContext(request.headers);
+  if (!context.actor)
+    return problem(401, "UNAUTHENTICATED", context.authProblem ?? "Sign in, or send Authorization: Bearer <API key>.");
+  return context.actor;
+}
+
+function failure(error: unknown): Response {
+  if (isDomainError(error)) return problem(error.status, error.code, error.message, error.details);
+  log.error({ err: error }, "scope file request failed");
+  return problem(500, "INTERNAL", "Internal error. The server log has details under this request's id.");
+}
+
+export async function handleScopeExport(request: Request, scopeId: string): Promise<Response> {
+  const actor = await caller(request);
+  if (actor instanceof Response) return actor;
+  let name: string;
+  try {
+    name = (await requireScope(actor, scopeId, "read")).name;
+  } catch (error) {
+    return failure(error);
+  }
+  const lines = exportLines(scopeId);
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await lines.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(`${next.value}\n`));
+    },
+    async cancel() {
+      await lines.return(undefined);
+    },
+  });
+  const file = `${name.replace(/[^\w.-]+/g, "-")}.jsonl`;
+  return new Response(body, {
+    headers: {
+      "content-type": "application/jsonl; charset=utf-8",
+      "content-disposition": `attachment; filename="${file}"`,
+    },
+  });
+}
+
+export async function handleScopeImport(request: Request): Promise<Response> {
+  if (crossSiteWrite(request))
+    return problem(403, "FORBIDDEN", "Cross-site request refused: the Origin does not match this console.");
+  const actor = await caller(request);
+  if (actor instanceof Response) return actor;
+  try {
+    return Response.json(await importScope(actor, { jsonl: await request.text() }));
+  } catch (error) {
+    return failure(error);
+  }
+}
