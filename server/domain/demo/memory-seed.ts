@@ -72,10 +72,10 @@ function scopeJsonl(
   scope: { id: string; name: string; description: string; consolidateEverySeconds: number },
   drafts: DemoMemory[],
   by: Record<DemoAuthor, Actor>,
-  today: number,
+  dayZero: number,
 ): { jsonl: string; ids: Map<string, string> } {
   const memories: Drafted[] = drafts.map((draft, i) => {
-    const occurredAt = new Date(today - draft.daysAgo * DAY_MS + draft.minute * 60_000);
+    const occurredAt = new Date(dayZero - draft.daysAgo * DAY_MS + draft.minute * 60_000);
     // Agents write as things happen; a few seconds later it is recorded.
     return { id: randomUUID(), draft, occurredAt, recordedAt: new Date(occurredAt.getTime() + 2000 + i) };
   });
@@ -116,7 +116,7 @@ function scopeJsonl(
     const actor = by[a];
     return { authorType: actor.kind, authorId: actorId(actor), authorLabel: actorLabel(actor) };
   };
-  const created = new Date(today - 120 * DAY_MS);
+  const created = new Date(dayZero - 120 * DAY_MS);
   const lines: unknown[] = [
     {
       type: "scope",
@@ -191,14 +191,14 @@ async function writeScope(
   scope: { name: string; description: string; consolidateEverySeconds?: number },
   drafts: DemoMemory[],
   by: Record<DemoAuthor, Actor>,
-  today: number,
+  dayZero: number,
 ) {
   const id = randomUUID();
   const { jsonl, ids } = scopeJsonl(
     { id, consolidateEverySeconds: scope.consolidateEverySeconds ?? 3600, ...scope },
     drafts,
     by,
-    today,
+    dayZero,
   );
   await importScope(SYSTEM, { jsonl });
   const db = await getDb();
@@ -224,8 +224,9 @@ async function writeScope(
 export async function seedMemoryDemo({ writer, reader }: { writer: string; reader: string }): Promise<void> {
   const db = await getDb();
   if (await db.scope.findUnique({ where: { name: DEMO_SCOPE }, select: { id: true } })) return;
-  // Midnight UTC today: the corpus places memories at minutes into a day.
-  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  // The corpus places memories at minutes into a day, days ago; counting from this time
+  // yesterday keeps the newest (a day ago, late in the day) in the past.
+  const dayZero = Date.now() - DAY_MS;
   const by = await authors(writer);
 
   const platform = await writeScope(
@@ -237,7 +238,7 @@ export async function seedMemoryDemo({ writer, reader }: { writer: string; reade
     },
     platformTeamMemories(),
     by,
-    today,
+    dayZero,
   );
   const support = await writeScope(
     {
@@ -246,7 +247,7 @@ export async function seedMemoryDemo({ writer, reader }: { writer: string; reade
     },
     supportDeskMemories(),
     { ...by, research: by.curator },
-    today,
+    dayZero,
   );
   await grantScope(SYSTEM, { scopeId: platform.id, identityId: writer, access: "write" });
   await grantScope(SYSTEM, { scopeId: platform.id, identityId: reader, access: "read" });
