@@ -135,7 +135,9 @@ export const ProposalCard = forwardRef<
         ))}
       {!pending && p.decidedAt && (
         <p className="mt-3 border-t border-border pt-3 text-sm text-muted" data-testid="decision">
-          {PROPOSAL_STATUS_LABELS[p.status]} by {p.decidedByLabel ?? "someone"} on {formatDateTime(p.decidedAt)}
+          {p.status === "stale"
+            ? `Found stale when ${p.decidedByLabel ?? "someone"} tried to accept it, ${formatDateTime(p.decidedAt)}: its memories had changed.`
+            : `${PROPOSAL_STATUS_LABELS[p.status]} by ${p.decidedByLabel ?? "someone"} on ${formatDateTime(p.decidedAt)}`}
           {p.decisionReason && <>: “{p.decisionReason}”</>}
           {p.resultMemoryId && (
             <>
