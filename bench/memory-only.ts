@@ -40,7 +40,8 @@ async function on(kind: "embedded" | "postgresql") {
   await applyMigrations(opened.adapterFactory);
   installDatabase(opened);
   try {
-    for (const row of await memorySuite(kind)) console.log(`${kind.padEnd(10)} ${row.name.padEnd(60)} ${row.value.padEnd(28)} ${row.goal} ${row.verdict}`);
+    for (const row of await memorySuite(kind))
+      console.log(`${kind.padEnd(10)} ${row.name.padEnd(60)} ${row.value.padEnd(28)} ${row.goal} ${row.verdict}`);
   } finally {
     await closeDatabase();
     await drop();

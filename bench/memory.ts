@@ -48,7 +48,10 @@ function vocabulary(size: number, random: () => number): string[] {
 function zipf(size: number, random: () => number) {
   const cumulative: number[] = [];
   let sum = 0;
-  for (let r = 1; r <= size; r++) cumulative.push((sum += 1 / r));
+  for (let r = 1; r <= size; r++) {
+    sum += 1 / r;
+    cumulative.push(sum);
+  }
   return () => {
     const x = random() * sum;
     let lo = 0;
@@ -67,7 +70,9 @@ export function memoryCorpus(count: number, seed = 7) {
   const words = vocabulary(20_000, random);
   const pick = zipf(words.length, random);
   const sentence = (length: number) =>
-    Array.from({ length }, () => (random() < 0.35 ? STOP[Math.floor(random() * STOP.length)] : words[pick()])).join(" ");
+    Array.from({ length }, () => (random() < 0.35 ? STOP[Math.floor(random() * STOP.length)] : words[pick()])).join(
+      " ",
+    );
   const bodies: string[] = [];
   for (let i = 0; i < count; i++) {
     const roll = random();
@@ -126,9 +131,13 @@ function corpusJsonl(scopeId: string, name: string, bodies: string[]): string {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? Number.NaN;
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? Number.NaN;
 
-export async function memorySuite(kind: "embedded" | "postgresql", count = Number(process.env.BENCH_MEMORIES ?? 100_000)): Promise<BenchRow[]> {
+export async function memorySuite(
+  kind: "embedded" | "postgresql",
+  count = Number(process.env.BENCH_MEMORIES ?? 100_000),
+): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const { bodies, query } = memoryCorpus(count);
   const scopeId = randomUUID();
@@ -167,7 +176,12 @@ export async function memorySuite(kind: "embedded" | "postgresql", count = Numbe
   const writeStarted = performance.now();
   for (let i = 0; i < writes; i++) await createMemory(SYSTEM, { scopeId, body: `${query()}. ${query()}.` });
   const perSecond = writes / ((performance.now() - writeStarted) / 1000);
-  rows.push({ name: "memory: memories.create, sequential", value: `${perSecond.toFixed(0)} / s`, goal: "reported", verdict: "—" });
+  rows.push({
+    name: "memory: memories.create, sequential",
+    value: `${perSecond.toFixed(0)} / s`,
+    goal: "reported",
+    verdict: "—",
+  });
 
   const passStarted = performance.now();
   const report = await consolidateScope(scopeId);

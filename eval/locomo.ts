@@ -71,3 +71,22 @@ export function loadLocomo(file: string): LocomoConversation[] {
     };
   });
 }
+
+/** Our own labelled fixture (eval/fixtures/memory-retrieval.json), in the same shape. */
+export function loadFixture(file: string): LocomoConversation[] {
+  const raw = JSON.parse(readFileSync(file, "utf8")) as {
+    conversations: {
+      id: string;
+      sessions: { at: string; turns: { id: string; speaker: string; text: string }[] }[];
+      questions: LocomoQuestion[];
+    }[];
+  };
+  return raw.conversations.map((c) => ({
+    id: c.id,
+    sessions: c.sessions.map((s) => ({
+      at: new Date(s.at),
+      turns: s.turns.map((t) => ({ speaker: t.speaker, dia_id: t.id, text: t.text })),
+    })),
+    questions: c.questions,
+  }));
+}

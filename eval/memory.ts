@@ -1,13 +1,16 @@
 /**
- * npm run eval:memory [-- path/to/locomo.json]: memory search's retrieval quality on the
- * LoCoMo development set (../shared/data/locomo-dev.json by default), on a fresh embedded
+ * npm run eval:memory [-- file.json]: memory search's retrieval quality on the LoCoMo
+ * development set (../shared/data/locomo-dev.json by default; or our own fixture,
+ * eval/fixtures/memory-retrieval.json), on a fresh embedded
  * database (or QM_EVAL_DATABASE_URL, a PostgreSQL database to fill).
  */
+
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { installDatabase } from "@/server/db";
 import { openDatabase } from "@/server/db/open";
 import { applyMigrations } from "@/server/db/schema-engine";
-import { loadLocomo } from "./locomo";
+import { loadFixture, loadLocomo } from "./locomo";
 import { evaluateRetrieval, formatReport } from "./memory-eval";
 
 const file = process.argv[2] ?? path.resolve(process.cwd(), "../shared/data/locomo-dev.json");
@@ -17,7 +20,9 @@ const opened = await openDatabase(
 await applyMigrations(opened.adapterFactory);
 installDatabase(opened);
 const started = performance.now();
-const report = await evaluateRetrieval(loadLocomo(file));
+// LoCoMo is an array of samples; our own fixture an object with conversations.
+const ours = !Array.isArray(JSON.parse(readFileSync(file, "utf8")));
+const report = await evaluateRetrieval(ours ? loadFixture(file) : loadLocomo(file));
 console.log(formatReport(report));
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; data: ${path.relative(process.cwd(), file)})`);
 await opened.close();

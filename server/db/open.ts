@@ -55,6 +55,10 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     throw error;
   }
   const factory = new PrismaPGlite(pglite);
+  // The schema engine diffs migrations on a shadow database, which the adapter opens bare;
+  // it needs the extensions the migrations create.
+  factory.connectToShadowDb = async () =>
+    new PrismaPGlite(await PGlite.create("memory://", { extensions: { pg_trgm } })).connect();
   const db = new PrismaClient({ adapter: factory });
   return {
     db,

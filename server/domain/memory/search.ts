@@ -27,6 +27,8 @@ export const RANKING = {
   positionWeights: [0.1, 0.1, 0.15, 0.2],
   /** Brings ts_rank (scaled by the body weight) to about one per matched rare word. */
   fulltextScale: 10,
+  /** Lift for a memory whose heading ("Name: …", "# Title") holds a query word. */
+  heading: 0.5,
   trigram: 1.0,
   vector: 1.0,
   /** Share of a neighbour's score a memory one / two steps away in its episode receives. */
@@ -155,16 +157,19 @@ async function lexicalCandidates(
   const idf = (i: number) => `ln(1 + (${n}::float8 - d.d${i} + 0.5) / (d.d${i} + 0.5))`;
   const rank = terms.map((_, i) => `${idf(i)} * ts_rank(${weights}::float4[], c.v, q.t${i}, 1)`).join(" + ");
   const matched = terms.map((_, i) => `(c.v @@ q.t${i})::int`).join(" + ");
+  // The same words restricted to heading positions (weight A).
+  const inHeading = f.arg(lexemes.map((l) => `${tsqueryLiteral(l)}:A`).join(" | "));
   const rows = await db.$queryRawUnsafe<
     { id: string; episodeId: string; occurredAt: Date; lex: number; total: bigint }[]
   >(
-    `WITH q AS MATERIALIZED (SELECT ${parsed}),
+    `WITH q AS MATERIALIZED (SELECT ${parsed}, ${inHeading}::tsquery AS heading),
      c AS MATERIALIZED (
        SELECT m.id, m."episodeId", m."occurredAt", m."searchVector" AS v FROM memory m
         WHERE ${f.sql()} AND m."searchVector" @@ (${any})
      ), d AS MATERIALIZED (SELECT ${df} FROM c, q)
      SELECT c.id, c."episodeId", c."occurredAt",
-            (${rank}) * ${RANKING.fulltextScale} * (${matched})::float8 / ${terms.length} AS lex,
+            (${rank}) * ${RANKING.fulltextScale} * (${matched})::float8 / ${terms.length}
+              * (1 + ${RANKING.heading} * (c.v @@ q.heading)::int) AS lex,
             count(*) OVER () AS total
        FROM c, d, q
       ORDER BY lex DESC, c.id
