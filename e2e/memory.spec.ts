@@ -273,3 +273,38 @@ test("the demo scope shows every memory page with data: proposals of each kind, 
   await page.goto(`/memory/memories?scope=${demo?.id}`);
   await expect(page.getByTestId("result-summary")).toContainText(/\d{3} memories, newest first/);
 });
+
+test("an admin adds a memory to a new thread, then erases it for a legal request, leaving a tombstone", async ({
+  page,
+}) => {
+  const scope = await trpc(page, "scopes.create", { name: `e2e-erase-${hex()}` });
+  const memory = await trpc(page, "memories.create", {
+    scopeId: scope.id,
+    body: "# Customer contact\n\nJane Roe's phone number is <b>+1 555 0100</b>; call before 5 pm.",
+    kind: "note",
+  });
+  await page.goto(`/memory/memories/${memory.id}`);
+  // Markdown renders; the HTML in the body stays text.
+  await expect(page.getByTestId("memory-body").getByRole("heading", { name: "Customer contact" })).toBeVisible();
+  await expect(page.getByTestId("memory-body")).toContainText("<b>+1 555 0100</b>");
+  await expect(page.getByTestId("memory-body").locator("b")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Add to thread" }).click();
+  const add = page.getByRole("dialog");
+  await add.getByLabel("New thread's name").fill("Customer contacts");
+  await add.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(add).toBeHidden();
+  await expect(page.getByRole("list", { name: "Threads of this memory" })).toContainText("Customer contacts");
+
+  await page.getByRole("button", { name: "Erase…" }).click();
+  const erase = page.getByRole("dialog");
+  await expect(erase).toContainText("This cannot be undone");
+  await expect(erase.getByRole("button", { name: "Erase permanently" })).toBeDisabled();
+  await erase.getByLabel("Reason").fill("GDPR erasure request #4411 from Jane Roe");
+  expect(await seriousA11yViolations(page), "accessibility of the erase dialog").toEqual([]);
+  await erase.getByRole("button", { name: "Erase permanently" }).click();
+  await expect(page.getByTestId("erased-callout")).toContainText("GDPR erasure request #4411");
+  await expect(page.getByRole("heading", { level: 1, name: "Erased memory" })).toBeVisible();
+  await expect(page.getByText("555 0100")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Erase…" })).toHaveCount(0);
+});
