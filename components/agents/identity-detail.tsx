@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { IdentityScopes } from "@/components/memory/identity-scopes";
 import { useTRPC } from "@/components/trpc/client";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { formatCount } from "@/components/ui/format";
@@ -22,7 +23,7 @@ import { LostRecently, useHoldingChangeSummary } from "./lost-recently";
 import { OverBudgetAlert } from "./over-budget-alert";
 import type { IdentityView } from "./types";
 
-const TABS = ["budget", "sources", "holdings", "lost", "tokens", "settings"] as const;
+const TABS = ["budget", "sources", "holdings", "lost", "memory", "tokens", "settings"] as const;
 type Tab = (typeof TABS)[number];
 
 // Catalog growth can push the identity over its budget while this page is open.
@@ -76,6 +77,7 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
     { value: "sources", label: <Labelled text="Sources" count={identity.sources.length} /> },
     { value: "holdings", label: <Labelled text="Holdings" count={identity.tools} /> },
     { value: "lost", label: <Labelled text="Lost recently" count={lost} danger /> },
+    { value: "memory", label: "Memory scopes" },
     { value: "tokens", label: "Tokens" },
     { value: "settings", label: "Settings" },
   ];
@@ -119,6 +121,7 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
         {tab === "sources" && <IdentitySources identity={identity} />}
         {tab === "holdings" && <HoldingsTable identity={identity} />}
         {tab === "lost" && <LostRecently identityId={identity.id} />}
+        {tab === "memory" && <IdentityScopes identityId={identity.id} />}
         {tab === "tokens" && <AgentTokens identity={identity} />}
         {tab === "settings" && <IdentitySettings key={identity.id} identity={identity} />}
       </Tabs>

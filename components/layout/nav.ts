@@ -23,9 +23,10 @@ export const NAV: NavSection[] = [
   {
     label: "Memory",
     items: [
+      { href: "/memory/memories", label: "Memories" },
       { href: "/memory/threads", label: "Threads" },
       { href: "/memory/proposals", label: "Proposals" },
-      { href: "/memory/memories", label: "Memories" },
+      { href: "/memory/scopes", label: "Scopes" },
     ],
   },
   {

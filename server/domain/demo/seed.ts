@@ -19,6 +19,7 @@ import { createMcpConnection, createToolHost, updateSource } from "../sources/so
 import { authenticateToolHost, registerTools } from "../sources/tool-hosts";
 import { readSetting, writeSetting } from "../system/settings";
 import { createUser, ensureAdmin } from "../users/users";
+import { seedMemoryDemo } from "./memory-seed";
 
 export const DEMO_ADMIN_EMAIL = "admin@quartermaster.demo";
 
@@ -189,6 +190,7 @@ export async function seedDemo({
   const withToken = { ...creds, agentToken };
   saveDemoCredentials(withToken);
 
+  await seedMemoryDemo({ writer: research.id, reader: support.id });
   await writeSetting("demo.sources", { everything: everything.id, wiki: wiki.id });
   await writeSetting("demo.seeded", true);
   return withToken;

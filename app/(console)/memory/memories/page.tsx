@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
-import { ComingLater } from "@/components/ui/later";
+import { Suspense } from "react";
+import { MemoriesPage } from "@/components/memory/memories-page";
+import { LoadingRows } from "@/components/ui/states";
 
 export const metadata: Metadata = { title: "Memories" };
 
 export default function Page() {
   return (
-    <ComingLater title="Memories" description="Agent memories by scope.">
-      Memory curation arrives in a later release: browse memories by scope, with their history.
-    </ComingLater>
+    <Suspense fallback={<LoadingRows label="Loading memories" />}>
+      <MemoriesPage />
+    </Suspense>
   );
 }

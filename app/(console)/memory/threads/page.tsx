@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
-import { ComingLater } from "@/components/ui/later";
+import { Suspense } from "react";
+import { ThreadsPage } from "@/components/memory/threads-page";
+import { LoadingRows } from "@/components/ui/states";
 
 export const metadata: Metadata = { title: "Threads" };
 
 export default function Page() {
   return (
-    <ComingLater title="Threads" description="Named, overlapping collections of memories.">
-      Memory curation arrives in a later release: threads, pinned members and their index.
-    </ComingLater>
+    <Suspense fallback={<LoadingRows label="Loading threads" />}>
+      <ThreadsPage />
+    </Suspense>
   );
 }

@@ -1,0 +1,18 @@
+import { Badge } from "@/components/ui/badge";
+import { isKind, KIND_LABELS, KIND_TONES, STATE_HINTS, STATE_LABELS, STATE_TONES } from "./labels";
+import type { MemoryState } from "./types";
+
+export function KindBadge({ kind }: { kind: string | null }) {
+  if (!kind) return null;
+  return <Badge tone={isKind(kind) ? KIND_TONES[kind] : "neutral"}>{isKind(kind) ? KIND_LABELS[kind] : kind}</Badge>;
+}
+
+/** A memory's state; current memories show nothing unless asked (`always`). */
+export function StateBadge({ state, always = false }: { state: MemoryState; always?: boolean }) {
+  if (state === "current" && !always) return null;
+  return (
+    <span title={STATE_HINTS[state]} className="inline-flex" data-testid="memory-state" data-state={state}>
+      <Badge tone={STATE_TONES[state]}>{STATE_LABELS[state]}</Badge>
+    </span>
+  );
+}
