@@ -106,6 +106,7 @@ test("npm start migrates and seeds once, logs with request ids, never logs secre
   expect(sources.result.data.json.map((s: { name: string }) => s.name).sort()).toEqual([
     "Billing service (demo)",
     "Everything (demo)",
+    "Payroll export (demo)",
     "Team wiki (demo)",
   ]);
   // The demo agent's token, printed at every start, reaches the live demo Source through /mcp.
