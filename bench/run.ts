@@ -13,6 +13,8 @@
  *   3. identities.get on an identity holding 15,000 small Tools. Goal: < 100 ms.
  *   4. /mcp: tools/list for that identity, and a tools/call proxied to an MCP Connection
  *      beside the same call made directly with the SDK client (reported).
+ *   5. /mcp tools/call to an SDK Tool Host built with the SDK, 50 agents at once: calls per
+ *      second, p50 and p99 (bench/sdk-host.ts; reported).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -44,6 +46,7 @@ const { createToolHost } = await import("@/server/domain/sources/sources");
 const { authenticateToolHost, registerTools } = await import("@/server/domain/sources/tool-hosts");
 const { createToken } = await import("@/server/domain/identities/tokens");
 const { handleMcpPost } = await import("@/server/mcp/handler");
+const { benchSdkHost } = await import("./sdk-host");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -354,6 +357,9 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
       goal: "reported",
       verdict: "—",
     });
+
+    // ── 5. /mcp calls to an SDK Tool Host, 50 agents at once ──
+    rows.push(...(await benchSdkHost()));
   } finally {
     server.stop();
     await closeDatabase();

@@ -165,6 +165,8 @@ export class ToolHost {
             attempt: backoff.attempts,
           });
           await sleep(wait, this.closing.signal);
+          if (this.closing.signal.aborted)
+            throw new ToolHostError("CLOSED", "close() was called before the host had registered.");
           continue;
         }
         this.current = "closed";
