@@ -13,7 +13,7 @@ import { createToken } from "@/server/domain/identities/tokens";
 import { createToolHost } from "@/server/domain/sources/sources";
 import { startProduct } from "../tests/helpers/product-server";
 
-const AGENTS = 50;
+const AGENTS = Number(process.env.BENCH_SDK_AGENTS ?? 50);
 const DURATION_MS = Number(process.env.BENCH_SDK_HOST_MS ?? 10_000);
 
 type Row = { name: string; value: string; goal: string; verdict: string };

@@ -5,7 +5,6 @@
  * the collection or the result; a signal within the process wakes a waiter on the same
  * instance at once. A row lives only until its caller reads the result or gives up.
  */
-import { EventEmitter } from "node:events";
 import { z } from "zod";
 import { checkResultError, checkResultOutput } from "@/sdk/src/contract/result-checks";
 import { getDb } from "../../db";
@@ -15,26 +14,9 @@ import { heartbeat, type ToolHost } from "../sources/tool-hosts";
 import { parseInput } from "../validation";
 import { ToolCallFailure } from "./failures";
 import { acceptToolResult, failedResult, type ToolResult } from "./result";
+import { wake, watch } from "./wakeups";
 
 const POLL_MS = 200;
-
-const wakeups = new EventEmitter();
-wakeups.setMaxListeners(0);
-
-/** Resolves after `ms`, or earlier when `event` is emitted in this process or `signal` aborts. */
-function pause(ms: number, event: string, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      wakeups.off(event, done);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    wakeups.once(event, done);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 
 /** Queues a call for the host and waits for its result, at most the Tool Call time limit. */
 export async function callHostTool(options: {
@@ -57,16 +39,18 @@ export async function callHostTool(options: {
     },
     select: { id: true },
   });
-  wakeups.emit(`source:${options.sourceId}`);
+  const answered = watch(`call:${call.id}`);
+  wake(`source:${options.sourceId}`);
   try {
     while (Date.now() < deadline.getTime() && !options.signal?.aborted) {
       const row = await db.toolCall.findUnique({ where: { id: call.id }, select: { status: true, result: true } });
       if (!row) break; // the Source was deleted
       if ((row.status === "succeeded" || row.status === "failed") && row.result)
         return JSON.parse(row.result) as ToolResult;
-      await pause(Math.min(POLL_MS, deadline.getTime() - Date.now()), `call:${call.id}`, options.signal);
+      await answered.pause(Math.min(POLL_MS, deadline.getTime() - Date.now()), options.signal);
     }
   } finally {
+    answered.close();
     await db.toolCall.deleteMany({ where: { id: call.id } });
   }
   throw new ToolCallFailure(
@@ -94,6 +78,21 @@ export async function collectHostCalls(
   max = LIMITS.TOOL_HOST_COLLECT_CALLS.value,
 ): Promise<CollectedCall[]> {
   const batch = Math.max(1, Math.min(max, LIMITS.TOOL_HOST_COLLECT_CALLS.value));
+  const arrivals = watch(`source:${host.id}`);
+  try {
+    return await claimCalls(host, waitMs, batch, arrivals, signal);
+  } finally {
+    arrivals.close();
+  }
+}
+
+async function claimCalls(
+  host: ToolHost,
+  waitMs: number,
+  batch: number,
+  arrivals: ReturnType<typeof watch>,
+  signal?: AbortSignal,
+): Promise<CollectedCall[]> {
   await heartbeat(host);
   const db = await getDb();
   const until = Date.now() + waitMs;
@@ -115,7 +114,7 @@ export async function collectHostCalls(
         where: { id: { in: claimed.map((c) => c.id) }, status: "delivered" },
         data: { status: "pending", deliveredAt: null },
       });
-      wakeups.emit(`source:${host.id}`);
+      wake(`source:${host.id}`);
       return [];
     }
     if (claimed.length)
@@ -127,7 +126,7 @@ export async function collectHostCalls(
       }));
     const left = until - Date.now();
     if (left <= 0 || signal?.aborted) return [];
-    await pause(Math.min(POLL_MS, left), `source:${host.id}`, signal);
+    await arrivals.pause(Math.min(POLL_MS, left), signal);
   }
 }
 
@@ -186,7 +185,7 @@ export async function submitHostResults(host: ToolHost, body: unknown): Promise<
     if (!count) outcome.unknown.push(submitted.id);
     else if (refusal) outcome.refused.push({ id: submitted.id, code: refusal.code, message: refusal.message });
     else outcome.delivered.push(submitted.id);
-    wakeups.emit(`call:${submitted.id}`);
+    wake(`call:${submitted.id}`);
   }
   return outcome;
 }
