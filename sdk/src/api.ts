@@ -77,7 +77,10 @@ export class HostApi {
         timeoutMs: waitSeconds * 1000 + REQUEST_TIMEOUT_MS,
       },
     );
-    return answer.calls;
+    // Only calls this SDK can answer: an id to answer to and a Tool to run.
+    return (Array.isArray(answer?.calls) ? answer.calls : []).filter(
+      (call): call is CollectedCall => typeof call?.id === "string" && typeof call.tool === "string",
+    );
   }
 
   submit(body: string, signal?: AbortSignal): Promise<SubmissionOutcome> {

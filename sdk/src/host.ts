@@ -177,7 +177,10 @@ export class ToolHost {
     if (this.closing.signal.aborted) return;
     this.current = "serving";
     void this.beat();
-    this.collector = this.collect();
+    this.collector = this.collect().catch((error: unknown) => {
+      // A bug, not a condition: say so loudly rather than stop collecting without a word.
+      this.log.error(`Collecting calls stopped: ${(error as Error)?.stack ?? String(error)}`);
+    });
   }
 
   /**
@@ -190,11 +193,13 @@ export class ToolHost {
   }
 
   private async shutDown(graceMs: number): Promise<void> {
-    const wasServing = this.current !== "defining";
+    const wasServing = this.current === "serving" || this.current === "reconnecting";
     this.current = "closing";
     this.closing.abort();
     this.poll?.abort();
     this.wakeCollector();
+    // Calls a last collection brought back are started before the grace period is counted.
+    await this.collector;
     const running = [...this.active.values()];
     if (running.length) {
       this.log.info(`Closing: waiting up to ${graceMs} ms for ${running.length} call(s) in flight.`);
@@ -228,7 +233,6 @@ export class ToolHost {
     await this.results.drain(RESULT_DRAIN_MS);
     clearTimeout(this.heartbeatTimer);
     this.stopped.abort();
-    await this.collector;
     this.current = "closed";
     if (wasServing) this.log.info("Closed: no longer collecting calls or sending heartbeats.");
   }
@@ -373,7 +377,24 @@ export class ToolHost {
       `Quartermaster refused the host token (${error.message}); the host stops. Was the token rotated or the SDK Tool Host deleted?`,
     );
     void this.close({ graceMs: 0 });
-    this.onError?.(error);
+    try {
+      this.onError?.(error);
+    } catch (thrown) {
+      this.log.error(`onError threw: ${(thrown as Error)?.message ?? String(thrown)}`);
+    }
+  }
+
+  /** `promise`, or less if close() begins first (the collector must not hold close() up). */
+  private untilClosing(promise: Promise<void>): Promise<void> {
+    if (this.closing.signal.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.closing.signal.removeEventListener("abort", done);
+        resolve();
+      };
+      this.closing.signal.addEventListener("abort", done, { once: true });
+      promise.then(done, done);
+    });
   }
 
   private slotFree(): Promise<void> {
@@ -395,7 +416,7 @@ export class ToolHost {
       await this.slotFree();
       if (this.closing.signal.aborted) break;
       if (this.reconnecting) {
-        await this.reconnecting;
+        await this.untilClosing(this.reconnecting);
         continue;
       }
       const max = Math.min(TOOL_HOST_LIMITS.TOOL_HOST_COLLECT_CALLS.value, this.concurrency - this.active.size);
@@ -410,7 +431,7 @@ export class ToolHost {
           this.fail(error);
           break;
         }
-        if (error instanceof ToolHostError && error.retryable) await this.reconnect(error);
+        if (error instanceof ToolHostError && error.retryable) await this.untilClosing(this.reconnect(error));
         else {
           this.log.warn(`Collecting calls failed: ${(error as Error).message}`);
           await sleep(backoff.next(), this.closing.signal);

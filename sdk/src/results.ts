@@ -77,10 +77,14 @@ export class ResultSender {
 
   private kick(): void {
     if (this.running || this.hooks.stopped()) return;
-    this.running = this.run().finally(() => {
-      this.running = null;
-      if (this.queue.length && !this.hooks.stopped()) this.kick();
-    });
+    this.running = this.run()
+      .catch((error: unknown) => {
+        this.log.error(`Sending results failed: ${(error as Error)?.stack ?? String(error)}`);
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.queue.length && !this.hooks.stopped()) this.kick();
+      });
   }
 
   private async run(): Promise<void> {

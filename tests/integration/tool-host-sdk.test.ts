@@ -489,6 +489,18 @@ describe("an SDK Tool Host built with @quartermaster/tool-host", () => {
     expect((await getDb().then((db) => db.source.findUniqueOrThrow({ where: { id: source.id } }))).toolCount).toBe(1);
   });
 
+  it("stops for good, telling onError, when its token is rotated while it serves", async () => {
+    const { api, source, hostToken } = await newHostSource(15); // heartbeats every 5 s
+    const errors: unknown[] = [];
+    const { host, log } = sdkHost(hostToken, { onError: (error) => errors.push(error) });
+    host.tool({ name: unique("z"), description: "", input: z.object({}), handler: () => "" });
+    await host.serve();
+    await api.sources.rotateHostToken({ id: source.id });
+    await expect.poll(() => host.state, { timeout: 15_000, interval: 200 }).toBe("closed");
+    expect(errors).toEqual([expect.any(AuthenticationError)]);
+    expect(log.lines.some((l) => l.level === "error" && l.message.includes("rotated"))).toBe(true);
+  }, 30_000);
+
   it("keeps serving a paused host's Tools and registers its list with a heartbeat once an operator resumes it", async () => {
     // Heartbeats every 5 s (a third of the shortest timeout).
     const { api, source, hostToken } = await newHostSource(15);
