@@ -31,15 +31,10 @@ export interface ToolCallContext {
   signal: AbortSignal;
 }
 
-/** What a handler without an output schema may return: text as is, anything else as JSON. */
+/** What a handler without an output schema may return: text as is, nothing as "", anything else as JSON. */
 export type ToolOutput =
-  | string
-  | number
-  | boolean
-  | null
-  | undefined
-  | readonly unknown[]
-  | { readonly [key: string]: unknown };
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing is a void function, and that is allowed
+  void | string | number | boolean | null | undefined | readonly unknown[] | { readonly [key: string]: unknown };
 
 export type HandlerResult<O extends z.ZodType | undefined> = O extends z.ZodType ? z.input<O> : ToolOutput;
 

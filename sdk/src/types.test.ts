@@ -58,6 +58,8 @@ describe("host.tool() types", () => {
     expectTypeOf<Parameters<Parameters<typeof host.tool<z.ZodArray<z.ZodString>>>[0]["handler"]>[0]>().toEqualTypeOf<
       string[]
     >();
+    // Side effects only: the model reads an empty output.
+    host.tool({ name: "d", description: "", input: z.object({}), handler: async () => {} });
     // @ts-expect-error: a function is not a result
     host.tool({ name: "c", description: "", input: z.object({}), handler: () => () => 1 });
   });
