@@ -62,14 +62,13 @@ export async function benchSdkHost(): Promise<Row[]> {
         agents.once("exit", (code) => code && reject(new Error(`the benchmark's agents exited (${code})`)));
       },
     );
-    if (result.errors) throw new Error(`${result.errors} of ${result.calls} calls to the SDK Tool Host failed`);
     const sorted = result.latencies.sort((a, b) => a - b);
     const perSecond = result.calls / (result.wallMs / 1000);
     const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
     return [
       {
         name: `/mcp tools/call to an SDK Tool Host (one host, ${AGENTS} concurrent agents)`,
-        value: `${perSecond.toFixed(0)} calls/s (p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))})`,
+        value: `${perSecond.toFixed(0)} calls/s (p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}${result.errors ? `; ${result.errors} of ${result.calls} failed` : ""})`,
         goal: "reported",
         verdict: "—",
       },
