@@ -18,7 +18,13 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["*.test.ts", "server/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: [
+            "*.test.ts",
+            "server/**/*.test.ts",
+            "components/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "sdk/src/**/*.test.ts",
+          ],
           env,
         },
       },

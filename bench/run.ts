@@ -15,6 +15,8 @@
  *      beside the same call made directly with the SDK client (reported).
  *   5. Memory: search over 100,000 memories, memories.create, a consolidator pass
  *      (bench/memory.ts; `npm run bench:memory` runs only these).
+ *   6. /mcp tools/call to an SDK Tool Host built with the SDK, 50 agents at once: calls per
+ *      second, p50 and p99 (bench/sdk-host.ts; reported).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -47,6 +49,7 @@ const { authenticateToolHost, registerTools } = await import("@/server/domain/so
 const { createToken } = await import("@/server/domain/identities/tokens");
 const { handleMcpPost } = await import("@/server/mcp/handler");
 const { memorySuite } = await import("./memory");
+const { benchSdkHost } = await import("./sdk-host");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -360,6 +363,8 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
 
     // ── 5. memory (bench/memory.ts) ──
     rows.push(...(await memorySuite(opened.kind)));
+    // ── 6. /mcp calls to an SDK Tool Host, 50 agents at once ──
+    rows.push(...(await benchSdkHost()));
   } finally {
     server.stop();
     await closeDatabase();

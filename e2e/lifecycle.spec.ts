@@ -63,7 +63,9 @@ test("npm start migrates and seeds once, logs with request ids, never logs secre
   test.setTimeout(300_000);
   const first = start();
   await waitHealthy(first.output);
-  expect(first.output()).toContain("Demo sign-in: admin@quartermaster.demo / ");
+  // The banner comes once the demo's SDK Tool Host has registered, a moment after the app answers.
+  await expect.poll(() => first.output(), { timeout: 30_000 }).toContain("Demo sign-in: admin@quartermaster.demo / ");
+  expect(first.output()).toContain('Demo SDK Tool Host (a live Source): "Billing service (demo)"');
   expect(first.output()).toContain('"msg":"migrations applied"');
   expect(existsSync(path.join(dataDir, "quartermaster.lock"))).toBe(true);
 
@@ -92,7 +94,9 @@ test("npm start migrates and seeds once, logs with request ids, never logs secre
   const second = start();
   await waitHealthy(second.output);
   expect(second.output()).not.toContain('"msg":"migrations applied"');
-  expect(second.output()).toContain(`Demo sign-in: admin@quartermaster.demo / ${password}`);
+  await expect
+    .poll(() => second.output(), { timeout: 30_000 })
+    .toContain(`Demo sign-in: admin@quartermaster.demo / ${password}`);
   // Signing in still works on the reopened database, and the demo was not seeded twice.
   const signIn = await fetch(`${BASE}/api/auth/sign-in/email`, {
     method: "POST",
@@ -108,6 +112,7 @@ test("npm start migrates and seeds once, logs with request ids, never logs secre
   expect(sources.result.data.json.map((s: { name: string }) => s.name).sort()).toEqual([
     "Billing service (demo)",
     "Everything (demo)",
+    "Payroll export (demo)",
     "Team wiki (demo)",
   ]);
   // The demo agent's token, printed at every start, reaches the live demo Source through /mcp.

@@ -113,3 +113,44 @@ test("an agent's call to an SDK Tool Host Tool is collected by the host over HTT
     await client.close();
   }
 });
+
+test("the demo's SDK Tool Host, a process built with the Tool Host SDK, answers an agent's call through /mcp", async ({
+  page,
+  baseURL,
+}) => {
+  // npm start ran it beside the app; it registered its own Tools (a trpc read, then a real call).
+  const identities = (await page.request.get("/api/trpc/identities.list").then((r) => r.json())).result.data.json as {
+    id: string;
+    name: string;
+  }[];
+  const support = identities.find((i) => i.name === "Support agent (demo)");
+  expect(support).toBeTruthy();
+  const { value: token } = await trpc(page, "identities.createToken", { identityId: support?.id, name: "e2e demo" });
+  const client = new Client({ name: "e2e-agent", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseURL}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["create_invoice", "get_invoice", "list_customers"]));
+    // Registered, but offered to no model: a reserved "__" argument, and a root that is not an object.
+    expect(names).not.toContain("refund_payment");
+    expect(names).not.toContain("export_ledger");
+    const created = await client.callTool({
+      name: "create_invoice",
+      arguments: { customerId: "cus_101", lines: [{ sku: "SEAT-STD", quantity: 3 }] },
+    });
+    const invoice = JSON.parse((created.content as { text: string }[])[0]?.text ?? "{}");
+    expect(invoice).toMatchObject({ status: "draft", total: 36, currency: "EUR" });
+    const read = await client.callTool({ name: "get_invoice", arguments: { invoiceId: invoice.invoiceId } });
+    expect((read.content as { text: string }[])[0]?.text).toContain(`Invoice ${invoice.invoiceId} for cus_101`);
+    const missing = await client.callTool({ name: "get_invoice", arguments: { invoiceId: "inv_nope" } });
+    expect(missing.isError).toBe(true);
+    expect((missing.content as { text: string }[])[0]?.text).toBe("No invoice inv_nope.");
+  } finally {
+    await client.close();
+  }
+});

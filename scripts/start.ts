@@ -1,6 +1,7 @@
 /**
  * `npm start`: build if needed, migrate, seed the demo on a new database, start the
- * demo MCP server, serve. `npm run dev` runs the same with Next's dev server.
+ * demo MCP server, serve, then start the demo's SDK Tool Host process (it registers with
+ * the running app). `npm run dev` runs the same with Next's dev server.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -8,9 +9,10 @@ import path from "node:path";
 import { env } from "@/env";
 import { closeDatabase } from "@/server/db";
 import { DemoPortTaken, startEverythingServer } from "@/server/demo/everything-server";
+import { type DemoToolHost, startDemoToolHost } from "@/server/demo/tool-host-launcher";
 import { startScheduler } from "@/server/domain/catalog/scheduler";
-import { startMemoryScheduler } from "@/server/domain/memory/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
+import { startMemoryScheduler } from "@/server/domain/memory/scheduler";
 import { prepareDatabase } from "@/server/domain/system/bootstrap";
 import { startHttpServer } from "@/server/http/serve";
 import { log } from "@/server/log";
@@ -22,6 +24,7 @@ const BUILD_INPUTS = [
   "app",
   "components",
   "server",
+  "sdk/src",
   "public",
   "env.ts",
   "next.config.js",
@@ -78,6 +81,7 @@ async function startDemoMcpServer() {
 
 // Stopped on a failed start too (a taken port, say): it must not outlive this process.
 let demoMcp: Awaited<ReturnType<typeof startEverythingServer>> | null = null;
+let demoHost: DemoToolHost | null = null;
 
 async function main() {
   if (!dev) buildIfNeeded();
@@ -92,12 +96,19 @@ async function main() {
   const server = await startHttpServer({ dev, host: env.HOST, port: env.PORT, dir: ROOT });
   const scheduler = env.QM_SCHEDULER ? startScheduler() : null;
   const memoryScheduler = env.QM_SCHEDULER ? startMemoryScheduler() : null;
+  // The demo's SDK Tool Host registers over HTTP, so it starts once the app is serving.
+  demoHost = demo?.billingHostToken ? await startDemoToolHost({ url: server.url, token: demo.billingHostToken }) : null;
   log.info({ url: server.url, database: env.DATABASE_URL ? "postgresql" : "embedded" }, "Quartermaster is serving");
   const lines = [``, `  Quartermaster is running at ${server.url}`];
   if (demo)
     lines.push(
       `  Demo sign-in: ${demo.email} / ${demo.password}`,
       `  Demo MCP server (a live Source): ${demoMcp?.url}`,
+      ...(demoHost
+        ? [
+            `  Demo SDK Tool Host (a live Source): "Billing service (demo)", a process built with the Tool Host SDK (sdk/)`,
+          ]
+        : []),
       ...(demo.agentToken
         ? [`  Demo agent at ${server.url}/mcp (Research agent): Authorization: Bearer ${demo.agentToken}`]
         : []),
@@ -115,6 +126,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down: no new requests, finishing the ones in flight");
+    // The demo host first: it finishes its calls in flight while the app can still take their results.
+    await demoHost?.stop();
     await server.close();
     await scheduler?.stop();
     await memoryScheduler?.stop();
@@ -128,6 +141,7 @@ async function main() {
 }
 
 main().catch(async (error: unknown) => {
+  await demoHost?.stop().catch(() => {});
   await demoMcp?.stop().catch(() => {});
   console.error(error instanceof Error ? error.message : error);
   await closeDatabase().catch(() => {});

@@ -18,6 +18,8 @@ if [ ! -x "$chromium" ]; then
 fi
 
 step() { printf '\n\033[1m▶ %s\033[0m\n' "$*"; }
+# The tests and the demo use the SDK as built (sdk/dist), as its users will: build it from the current source.
+step "build the Tool Host SDK" && npm run -s build:sdk
 step "typecheck" && npm run -s typecheck
 step "lint" && npm run -s lint
 step "unit tests" && npm run -s test:unit

@@ -2,25 +2,27 @@
  * Every limit Quartermaster enforces, in one table. `contract` limits are part of the
  * versioned API (changing one breaks clients); `setting` limits are release settings
  * a release may change. Source: ../shared/spec/PRODUCT.md §1.1.
+ *
+ * The limits an SDK Tool Host meets are defined in the SDK package (sdk/src/contract/limits.ts)
+ * and taken from there by name, so the SDK's local checks and the server's cannot drift
+ * (docs/decisions/0019-tool-host-sdk.md).
  */
-
-type LimitClass = "contract" | "setting";
-interface Limit {
-  readonly class: LimitClass;
-  readonly value: number;
-  readonly description: string;
-}
-const contract = (value: number, description: string): Limit => ({ class: "contract", value, description });
-const setting = (value: number, description: string): Limit => ({ class: "setting", value, description });
+import {
+  contract,
+  TOOL_HOST_LIMITS as HOST,
+  type Limit,
+  RESERVED_ARGUMENT_PREFIX,
+  setting,
+} from "@/sdk/src/contract/limits";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
 export const LIMITS = {
   // ── Sources ──
-  TOOLS_PER_SOURCE: contract(4096, "Tools one Source may publish"),
-  SDK_REGISTRATION_BODY_BYTES: contract(4 * MiB, "SDK Tool Host registration request body"),
-  SDK_TOOL_INPUT_SCHEMA_BYTES: contract(16 * KiB, "one SDK Tool's input schema, serialized"),
+  TOOLS_PER_SOURCE: HOST.TOOLS_PER_SOURCE,
+  SDK_REGISTRATION_BODY_BYTES: HOST.SDK_REGISTRATION_BODY_BYTES,
+  SDK_TOOL_INPUT_SCHEMA_BYTES: HOST.SDK_TOOL_INPUT_SCHEMA_BYTES,
   MCP_CONNECTION_NAME_CHARS: setting(100, "MCP Connection name"),
   SOURCE_NAME_CHARS: setting(100, "Source name"),
   IDENTITIES_PER_CONNECTION: setting(1000, "Agent Identities assigned to one MCP Connection"),
@@ -30,12 +32,12 @@ export const LIMITS = {
   CHECK_PAGES: setting(128, "pages in one catalog check"),
   CHECK_TOOLS: setting(4096, "Tools in one catalog check"),
   CHECK_DEFINITION_BYTES: setting(4 * MiB, "Tool definitions in one catalog check"),
-  TOOL_DEFINITION_BYTES: setting(512 * KiB, "one Tool definition"),
-  TOOL_NAME_MIN_CHARS: setting(1, "native Tool name, minimum"),
-  TOOL_NAME_MAX_CHARS: setting(128, "native Tool name, maximum"),
-  TOOL_DESCRIPTION_CHARS: setting(4096, "Tool description"),
-  SCHEMA_DEPTH: setting(64, "levels of a Tool's JSON Schemas"),
-  SCHEMA_NODES: setting(100_000, "JSON nodes across a Tool's input and output schemas"),
+  TOOL_DEFINITION_BYTES: HOST.TOOL_DEFINITION_BYTES,
+  TOOL_NAME_MIN_CHARS: HOST.TOOL_NAME_MIN_CHARS,
+  TOOL_NAME_MAX_CHARS: HOST.TOOL_NAME_MAX_CHARS,
+  TOOL_DESCRIPTION_CHARS: HOST.TOOL_DESCRIPTION_CHARS,
+  SCHEMA_DEPTH: HOST.SCHEMA_DEPTH,
+  SCHEMA_NODES: HOST.SCHEMA_NODES,
 
   // ── Tool Calls ──
   CALL_TOP_LEVEL_ARGUMENTS: setting(256, "top-level properties of Tool Call arguments"),
@@ -43,10 +45,11 @@ export const LIMITS = {
   TOOL_RESULT_BYTES: setting(2 * MiB, "an accepted Tool Result"),
   TOOL_RESULT_TEXT_BLOCKS: setting(32, "text blocks in a Tool Result"),
   TOOL_RESULT_TEXT_BLOCK_CHARS: setting(1_048_576, "characters in one Tool Result text block"),
-  SDK_RESULT_SUBMISSION_BYTES: setting(4 * MiB, "one SDK Tool Result submission"),
-  SDK_RESULT_OUTPUT_CHARS: setting(1_048_576, "an SDK Tool Result's output as the model reads it"),
-  // Not in the spec's table: without it a Source that never answers would hold the agent's request open.
-  TOOL_CALL_MS: setting(60_000, "one proxied Tool Call, from connecting to the Source to its answer"),
+  SDK_RESULT_SUBMISSION_BYTES: HOST.SDK_RESULT_SUBMISSION_BYTES,
+  SDK_RESULT_OUTPUT_CHARS: HOST.SDK_RESULT_OUTPUT_CHARS,
+  TOOL_CALL_MS: HOST.TOOL_CALL_MS,
+  TOOL_HOST_COLLECT_WAIT_SECONDS: HOST.TOOL_HOST_COLLECT_WAIT_SECONDS,
+  TOOL_HOST_COLLECT_CALLS: HOST.TOOL_HOST_COLLECT_CALLS,
 
   // ── /mcp ──
   MCP_TOOLS_PAGE: setting(500, "Tools in one page of /mcp tools/list"),
@@ -110,8 +113,7 @@ export function limit(name: LimitName): number {
   return LIMITS[name].value;
 }
 
-/** Reserved top-level argument names (contract): anything starting with two underscores. */
-export const RESERVED_ARGUMENT_PREFIX = "__";
+export { RESERVED_ARGUMENT_PREFIX };
 
 /** Model-facing Tool names valid for the major model APIs. */
 export const MODEL_FACING_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

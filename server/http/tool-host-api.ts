@@ -92,6 +92,7 @@ export const handleRegistration = jsonErrors("registration", async (req, host) =
     added: result.added,
     removed: result.removed,
     changed: result.changed,
+    incompatible: result.incompatible,
   });
 });
 
@@ -104,17 +105,24 @@ export const handleHeartbeat = jsonErrors("heartbeat", async (_req, host) => {
   });
 });
 
-/** How long a collection waits for a call by default, and at most: under common 30 s proxy timeouts. */
-const COLLECT_WAIT_SECONDS = 25;
-
 export const handleCollectCalls = jsonErrors("call collection", async (req, host) => {
-  const given = new URL(req.url).searchParams.get("wait");
-  const wait = given === null ? COLLECT_WAIT_SECONDS : Number(given);
-  if (!Number.isFinite(wait) || wait < 0 || wait > COLLECT_WAIT_SECONDS)
-    return error(400, "INVALID_INPUT", `wait: seconds to wait for a call, from 0 to ${COLLECT_WAIT_SECONDS}.`, {
-      field: "wait",
+  const params = new URL(req.url).searchParams;
+  // How long a collection waits by default, and at most: under common 30 s proxy timeouts.
+  const maxWait = LIMITS.TOOL_HOST_COLLECT_WAIT_SECONDS.value;
+  const given = params.get("wait");
+  const wait = given === null ? maxWait : Number(given);
+  if (!Number.isFinite(wait) || wait < 0 || wait > maxWait)
+    return error(400, "INVALID_INPUT", `wait: seconds to wait for a call, from 0 to ${maxWait}.`, { field: "wait" });
+  // A host with fewer free workers than a full batch takes only what it can start now,
+  // leaving the rest to other processes collecting with the same token.
+  const maxCalls = LIMITS.TOOL_HOST_COLLECT_CALLS.value;
+  const givenMax = params.get("max");
+  const max = givenMax === null ? maxCalls : Number(givenMax);
+  if (!Number.isInteger(max) || max < 1 || max > maxCalls)
+    return error(400, "INVALID_INPUT", `max: most calls to hand over at once, from 1 to ${maxCalls}.`, {
+      field: "max",
     });
-  const calls = await collectHostCalls(host, wait * 1000, req.signal);
+  const calls = await collectHostCalls(host, wait * 1000, req.signal, max);
   return Response.json({ calls });
 });
 

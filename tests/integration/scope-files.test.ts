@@ -28,14 +28,20 @@ describe("scope files", () => {
     const viewer = await keyFor("viewer");
     const curator = await keyFor("curator");
 
-    const exported = await handleScopeExport(new Request(`${ORIGIN}/api/v1/scopes/${scope.id}/export`, { headers: bearer(viewer) }), scope.id);
+    const exported = await handleScopeExport(
+      new Request(`${ORIGIN}/api/v1/scopes/${scope.id}/export`, { headers: bearer(viewer) }),
+      scope.id,
+    );
     expect(exported.status).toBe(200);
     expect(exported.headers.get("content-disposition")).toMatch(/attachment; filename=".*\.jsonl"/);
     const file = await exported.text();
     expect(Buffer.byteLength(file)).toBeGreaterThan(LIMITS.TRPC_REQUEST_BODY_BYTES.value);
     expect(file.trim().split("\n")).toHaveLength(1 + 161);
 
-    const unauthenticated = await handleScopeExport(new Request(`${ORIGIN}/api/v1/scopes/${scope.id}/export`), scope.id);
+    const unauthenticated = await handleScopeExport(
+      new Request(`${ORIGIN}/api/v1/scopes/${scope.id}/export`),
+      scope.id,
+    );
     expect(unauthenticated.status).toBe(401);
 
     await deleteScope(SYSTEM, { scopeId: scope.id });

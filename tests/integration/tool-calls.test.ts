@@ -60,6 +60,44 @@ describe("Tool Calls that never get an answer", () => {
     expect(await collectHostCalls(host, 0)).toEqual([]);
   });
 
+  it("go back to wait for the next collection when the host hangs up while they are handed over", async () => {
+    const { source, host } = await hostWith([simpleTool("handover")]);
+    const db = await getDb();
+    const waiting = await db.toolCall.create({
+      data: { sourceId: source.id, nativeName: "handover", arguments: "{}", deadline: new Date(Date.now() + 60_000) },
+    });
+    // The collection's request was abandoned (the host closing, its connection cut): nobody would read the answer.
+    expect(await collectHostCalls(host, 0, AbortSignal.abort())).toEqual([]);
+    expect(await db.toolCall.findUniqueOrThrow({ where: { id: waiting.id } })).toMatchObject({
+      status: "pending",
+      deliveredAt: null,
+    });
+    expect((await collectHostCalls(host, 0)).map((c) => c.id)).toEqual([waiting.id]);
+  });
+
+  it("are handed over at most `max` at a time, oldest first, so a busy host takes only what it can start", async () => {
+    const { source, host } = await hostWith([simpleTool("batch")]);
+    const db = await getDb();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (
+          await db.toolCall.create({
+            data: {
+              sourceId: source.id,
+              nativeName: "batch",
+              arguments: JSON.stringify({ i }),
+              deadline: new Date(Date.now() + 60_000),
+              createdAt: new Date(Date.now() - 1000 + i),
+            },
+          })
+        ).id,
+      );
+    const handed = async () => (await collectHostCalls(host, 0, undefined, 2)).map((c) => c.id).sort();
+    expect(await handed()).toEqual(ids.slice(0, 2).sort());
+    expect(await handed()).toEqual(ids.slice(2));
+  });
+
   it("are swept once their caller is long gone, and only then", async () => {
     const { source } = await hostWith([simpleTool("orphan")]);
     const db = await getDb();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { sweepSilentHosts } from "@/server/domain/sources/tool-hosts";
-import { handleHeartbeat, handleRegistration } from "@/server/http/tool-host-api";
+import { handleCollectCalls, handleHeartbeat, handleRegistration } from "@/server/http/tool-host-api";
 import { LIMITS } from "@/server/limits";
 import { callerFor, makeUser } from "../helpers/actors";
 import { snapshot } from "../helpers/catalog";
@@ -47,7 +47,19 @@ describe("SDK Tool Host API", () => {
         simpleTool("c", { inputSchema: { type: "object", properties: { __x: {} } } }),
       ],
     });
-    expect(res).toEqual({ status: 200, body: { status: "registered", tools: 3, added: 3, removed: 0, changed: 0 } });
+    expect(res).toEqual({
+      status: 200,
+      body: {
+        status: "registered",
+        tools: 3,
+        added: 3,
+        removed: 0,
+        changed: 0,
+        // The host learns which Tool no model is offered, and why, without the argument being named.
+        incompatible: [{ tool: "c", state: "schema_unsupported", reason: expect.stringContaining('starts with "__"') }],
+      },
+    });
+    expect(JSON.stringify(res.body)).not.toContain("__x");
     const got = await api.sources.get({ id: source.id });
     expect(got).toMatchObject({ catalogState: "ok", toolCount: 3, compatibleToolCount: 2 });
     expect(got.lastHeartbeatAt).toBeInstanceOf(Date);
@@ -130,6 +142,25 @@ describe("SDK Tool Host API", () => {
     expect(res).toMatchObject({ status: 200, body: { status: "ok", heartbeatTimeoutSeconds: 15 } });
     expect((await api.sources.get({ id: source.id })).catalogState).toBe("ok");
     expect(await db.catalogChange.count({ where: { sourceId: source.id, kind: "restored" } })).toBe(2);
+  });
+
+  it("refuses a collection's `max` outside 1–16 with 400 INVALID_INPUT naming the field", async () => {
+    const { hostToken } = await newHost();
+    const collect = async (query: string) => {
+      const res = await handleCollectCalls(
+        new Request(`${BASE}/calls/next?${query}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${hostToken}` },
+        }),
+      );
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    for (const max of ["0", "17", "2.5", "x"])
+      expect(await collect(`wait=0&max=${max}`)).toMatchObject({
+        status: 400,
+        body: { code: "INVALID_INPUT", details: { field: "max" } },
+      });
+    expect(await collect("wait=0&max=16")).toEqual({ status: 200, body: { calls: [] } });
   });
 
   it("rotating the token locks out the old one", async () => {

@@ -5,37 +5,18 @@
  * the collection or the result; a signal within the process wakes a waiter on the same
  * instance at once. A row lives only until its caller reads the result or gives up.
  */
-import { EventEmitter } from "node:events";
 import { z } from "zod";
+import { checkResultError, checkResultOutput } from "@/sdk/src/contract/result-checks";
 import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
 import { fmt } from "../catalog/failures";
 import { heartbeat, type ToolHost } from "../sources/tool-hosts";
 import { parseInput } from "../validation";
 import { ToolCallFailure } from "./failures";
-import { acceptToolResult, characters, failedResult, type ToolResult } from "./result";
+import { acceptToolResult, failedResult, type ToolResult } from "./result";
+import { wake, watch } from "./wakeups";
 
 const POLL_MS = 200;
-/** Most calls handed to a host in one collection. */
-const COLLECT_BATCH = 16;
-
-const wakeups = new EventEmitter();
-wakeups.setMaxListeners(0);
-
-/** Resolves after `ms`, or earlier when `event` is emitted in this process or `signal` aborts. */
-function pause(ms: number, event: string, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      wakeups.off(event, done);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    wakeups.once(event, done);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 
 /** Queues a call for the host and waits for its result, at most the Tool Call time limit. */
 export async function callHostTool(options: {
@@ -58,16 +39,18 @@ export async function callHostTool(options: {
     },
     select: { id: true },
   });
-  wakeups.emit(`source:${options.sourceId}`);
+  const answered = watch(`call:${call.id}`);
+  wake(`source:${options.sourceId}`);
   try {
     while (Date.now() < deadline.getTime() && !options.signal?.aborted) {
       const row = await db.toolCall.findUnique({ where: { id: call.id }, select: { status: true, result: true } });
       if (!row) break; // the Source was deleted
       if ((row.status === "succeeded" || row.status === "failed") && row.result)
         return JSON.parse(row.result) as ToolResult;
-      await pause(Math.min(POLL_MS, deadline.getTime() - Date.now()), `call:${call.id}`, options.signal);
+      await answered.pause(Math.min(POLL_MS, deadline.getTime() - Date.now()), options.signal);
     }
   } finally {
+    answered.close();
     await db.toolCall.deleteMany({ where: { id: call.id } });
   }
   throw new ToolCallFailure(
@@ -88,7 +71,28 @@ export interface CollectedCall {
  * Hands the host the calls waiting for it, waiting up to `waitMs` for one to arrive.
  * Collecting counts as a heartbeat: a host that asks for work is alive.
  */
-export async function collectHostCalls(host: ToolHost, waitMs: number, signal?: AbortSignal): Promise<CollectedCall[]> {
+export async function collectHostCalls(
+  host: ToolHost,
+  waitMs: number,
+  signal?: AbortSignal,
+  max = LIMITS.TOOL_HOST_COLLECT_CALLS.value,
+): Promise<CollectedCall[]> {
+  const batch = Math.max(1, Math.min(max, LIMITS.TOOL_HOST_COLLECT_CALLS.value));
+  const arrivals = watch(`source:${host.id}`);
+  try {
+    return await claimCalls(host, waitMs, batch, arrivals, signal);
+  } finally {
+    arrivals.close();
+  }
+}
+
+async function claimCalls(
+  host: ToolHost,
+  waitMs: number,
+  batch: number,
+  arrivals: ReturnType<typeof watch>,
+  signal?: AbortSignal,
+): Promise<CollectedCall[]> {
   await heartbeat(host);
   const db = await getDb();
   const until = Date.now() + waitMs;
@@ -100,9 +104,19 @@ export async function collectHostCalls(host: ToolHost, waitMs: number, signal?: 
       WHERE id IN (
         SELECT id FROM tool_call
         WHERE "sourceId" = ${host.id} AND status = 'pending' AND deadline > ${now}
-        ORDER BY "createdAt" LIMIT ${COLLECT_BATCH}
+        ORDER BY "createdAt" LIMIT ${batch}
         FOR UPDATE SKIP LOCKED)
       RETURNING id, "nativeName", arguments, deadline`;
+    if (claimed.length && signal?.aborted) {
+      // The host hung up (it is closing, or its connection broke) while these were claimed:
+      // nobody would read the answer, so they go back to wait for the next collection.
+      await db.toolCall.updateMany({
+        where: { id: { in: claimed.map((c) => c.id) }, status: "delivered" },
+        data: { status: "pending", deliveredAt: null },
+      });
+      wake(`source:${host.id}`);
+      return [];
+    }
     if (claimed.length)
       return claimed.map((c) => ({
         id: c.id,
@@ -112,7 +126,7 @@ export async function collectHostCalls(host: ToolHost, waitMs: number, signal?: 
       }));
     const left = until - Date.now();
     if (left <= 0 || signal?.aborted) return [];
-    await pause(Math.min(POLL_MS, left), `source:${host.id}`, signal);
+    await arrivals.pause(Math.min(POLL_MS, left), signal);
   }
 }
 
@@ -136,25 +150,17 @@ export interface SubmissionOutcome {
   unknown: string[];
 }
 
-/** A host's output as the Tool Result its caller gets, or a failure of that one call. */
+/**
+ * A host's output as the Tool Result its caller gets, or a failure of that one call. The
+ * rules are the SDK Tool Host contract's (sdk/src/contract/result-checks.ts), which the SDK
+ * applies before sending.
+ */
 function resultOf(submitted: { output: string } | { error: string }): ToolResult {
-  if ("error" in submitted) {
-    if (submitted.error.includes("\u0000"))
-      throw new ToolCallFailure("TOOL_RESULT_NUL", "The SDK Tool Host's error message contains a NUL character.");
-    return acceptToolResult({ content: [{ type: "text", text: submitted.error }], isError: true });
-  }
-  if (submitted.output.includes("\u0000"))
-    throw new ToolCallFailure("TOOL_RESULT_NUL", "The SDK Tool Host's output contains a NUL character.");
-  const maxChars = LIMITS.SDK_RESULT_OUTPUT_CHARS.value;
-  // Cheap bound first: a string has at least as many UTF-16 units as characters.
-  const measured = submitted.output.length > maxChars ? characters(submitted.output) : 0;
-  if (measured > maxChars)
-    throw new ToolCallFailure(
-      "TOOL_RESULT_TEXT_TOO_LONG",
-      `The SDK Tool Host's output has ${fmt(measured)} characters; an output may have at most ${fmt(maxChars)}.`,
-      { measured, limit: maxChars, unit: "characters" },
-    );
-  return acceptToolResult({ content: [{ type: "text", text: submitted.output }] });
+  const failure = "error" in submitted ? checkResultError(submitted.error) : checkResultOutput(submitted.output);
+  if (failure) throw new ToolCallFailure(failure.code, failure.message, failure.details);
+  return "error" in submitted
+    ? acceptToolResult({ content: [{ type: "text", text: submitted.error }], isError: true })
+    : acceptToolResult({ content: [{ type: "text", text: submitted.output }] });
 }
 
 /** Takes a host's results; each reaches its caller, as the result or as a failure of that call. */
@@ -179,7 +185,7 @@ export async function submitHostResults(host: ToolHost, body: unknown): Promise<
     if (!count) outcome.unknown.push(submitted.id);
     else if (refusal) outcome.refused.push({ id: submitted.id, code: refusal.code, message: refusal.message });
     else outcome.delivered.push(submitted.id);
-    wakeups.emit(`call:${submitted.id}`);
+    wake(`call:${submitted.id}`);
   }
   return outcome;
 }

@@ -2,6 +2,7 @@
  * A Tool Result as /mcp passes it on, and the Tool Result limits it must fit: a result over
  * one of them reaches the agent as a failure of that call, naming the limit.
  */
+import { characters } from "@/sdk/src/contract/result-checks";
 import { LIMITS } from "../../limits";
 import { fmt, fmtBytes } from "../catalog/failures";
 import { measureSchemas } from "../catalog/schema-measure";
@@ -13,11 +14,7 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-export function characters(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
+export { characters };
 
 /** The Source's answer as a Tool Result, or a ToolCallFailure naming the limit it broke. */
 export function acceptToolResult(raw: Record<string, unknown>): ToolResult {

@@ -55,13 +55,8 @@ export function isCheckFailure(error: unknown): error is CheckFailure {
   return (error as { name?: unknown } | null)?.name === "CheckFailure";
 }
 
-const nf = new Intl.NumberFormat("en");
-export const fmt = (n: number) => nf.format(n);
-export function fmtBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(2)} MiB (${fmt(n)} bytes)`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB (${fmt(n)} bytes)`;
-  return `${fmt(n)} bytes`;
-}
+// The SDK writes its local refusals with the same words: one formatter, in the SDK package.
+export { fmt, fmtBytes } from "@/sdk/src/contract/format";
 
 /** The failure recorded when Quartermaster itself broke during a check (a bug, not the server). */
 export function internalCheckFailure(): CheckFailure {

@@ -1,9 +1,10 @@
 /**
  * Demo data for `npm start`: people with each role, a live Source (a real MCP server
  * from npm on loopback), a Source whose last check failed while its previous Tools stay
- * listed, and an SDK Tool Host with Tools a model cannot take. Everything is made through
- * the same domain functions operators use, so the audit log tells how it came to be.
- * Runs once, on a new database.
+ * listed, a live SDK Tool Host (a process built with the Tool Host SDK, started by npm start:
+ * it registers its own Tools, two of which a model cannot take), and an SDK Tool Host that
+ * registered once and went silent. Everything is made through the same domain functions
+ * operators use, so the audit log tells how it came to be. Runs once, on a new database.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,19 +16,22 @@ import { createApiKey } from "../api-keys/api-keys";
 import { runCatalogCheck } from "../catalog/check";
 import { assignSource, createIdentity } from "../identities/identities";
 import { createToken } from "../identities/tokens";
-import { createMcpConnection, createToolHost, updateSource } from "../sources/sources";
+import { createMcpConnection, createToolHost, rotateHostToken, updateSource } from "../sources/sources";
 import { authenticateToolHost, registerTools } from "../sources/tool-hosts";
 import { readSetting, writeSetting } from "../system/settings";
 import { createUser, ensureAdmin } from "../users/users";
 import { seedMemoryDemo } from "./memory-seed";
 
 export const DEMO_ADMIN_EMAIL = "admin@quartermaster.demo";
+const BILLING_HOST = "Billing service (demo)";
 
 export interface DemoCredentials {
   email: string;
   password: string;
   /** An agent token of the Research agent, so /mcp can be tried at once. */
   agentToken?: string;
+  /** The host token of "Billing service (demo)", for the demo's SDK Tool Host process. */
+  billingHostToken?: string;
 }
 
 const credentialsFile = () => path.resolve(/*turbopackIgnore: true*/ env.QM_DATA_DIR, "demo-admin.json");
@@ -48,55 +52,17 @@ function demoCredentials(): DemoCredentials {
   return creds;
 }
 
-const BILLING_TOOLS = [
+/** A host that registered once and whose process then stopped: it goes silent after its timeout. */
+const PAYROLL_TOOLS = [
   {
-    name: "create_invoice",
-    description: "Create a draft invoice for a customer. Returns the invoice id and a link to review it.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        customerId: { type: "string", description: "Customer id, e.g. cus_123" },
-        lines: {
-          type: "array",
-          items: {
-            type: "object",
-            properties: { sku: { type: "string" }, quantity: { type: "integer", minimum: 1 } },
-            required: ["sku", "quantity"],
-          },
-        },
-        currency: { type: "string", enum: ["EUR", "USD", "GBP"] },
-      },
-      required: ["customerId", "lines"],
-    },
+    name: "get_payroll_run",
+    description: "Read one payroll run: period, headcount, gross and net totals.",
+    inputSchema: { type: "object", properties: { runId: { type: "string" } }, required: ["runId"] },
   },
   {
-    name: "get_invoice",
-    description: "Read one invoice with its lines, totals and payment status.",
-    inputSchema: { type: "object", properties: { invoiceId: { type: "string" } }, required: ["invoiceId"] },
-  },
-  {
-    name: "list_customers",
-    description: "List customers whose name or email matches a query, newest first.",
-    inputSchema: {
-      type: "object",
-      properties: { query: { type: "string" }, limit: { type: "integer", maximum: 100 } },
-    },
-  },
-  {
-    name: "refund_payment",
-    description: "Refund a payment in full or in part.",
-    // A top-level "__" argument: kept in the catalog as Schema unsupported, never offered.
-    inputSchema: {
-      type: "object",
-      properties: { paymentId: { type: "string" }, amount: { type: "number" }, __tenant: { type: "string" } },
-      required: ["paymentId"],
-    },
-  },
-  {
-    name: "export_ledger",
-    description: "Export ledger rows for a period as CSV.",
-    // A root that is not an object: models call Tools with named arguments.
-    inputSchema: { type: "array", items: { type: "string" } },
+    name: "export_payslips",
+    description: "Export the payslips of a payroll run as a PDF bundle.",
+    inputSchema: { type: "object", properties: { runId: { type: "string" } }, required: ["runId"] },
   },
 ];
 
@@ -107,6 +73,21 @@ async function repointDemoSources(demoMcpUrl: string) {
   if (ids.everything) await db.source.updateMany({ where: { id: ids.everything }, data: { url: demoMcpUrl } });
   if (ids.wiki)
     await db.source.updateMany({ where: { id: ids.wiki }, data: { url: demoMcpUrl.replace(/\/mcp$/, "/wiki/mcp") } });
+}
+
+/**
+ * The demo SDK Tool Host's token. Only its hash is stored, so it is kept beside the demo's
+ * other secrets; a demo seeded before the host became a process gets a new one, once.
+ */
+async function billingHostToken(creds: DemoCredentials): Promise<DemoCredentials> {
+  if (creds.billingHostToken) return creds;
+  const db = await getDb();
+  const billing = await db.source.findUnique({ where: { name: BILLING_HOST }, select: { id: true, kind: true } });
+  if (billing?.kind !== "sdk_tool_host") return creds;
+  const { hostToken } = await rotateHostToken(SYSTEM, { id: billing.id });
+  const updated = { ...creds, billingHostToken: hostToken };
+  saveDemoCredentials(updated);
+  return updated;
 }
 
 /**
@@ -123,7 +104,7 @@ export async function seedDemo({
 }): Promise<DemoCredentials | null> {
   if (await readSetting<boolean>("demo.seeded")) {
     await repointDemoSources(demoMcpUrl);
-    return demoCredentials();
+    return billingHostToken(demoCredentials());
   }
   if (!firstRun) return null;
   const creds = demoCredentials();
@@ -162,32 +143,45 @@ export async function seedDemo({
   await updateSource(SYSTEM, { id: wiki.id, url: demoMcpUrl.replace(/\/mcp$/, "/wiki/mcp") });
   await runCatalogCheck(wiki.id, "manual");
 
-  // An SDK Tool Host that registered once and then stopped sending heartbeats.
-  const { hostToken } = await createToolHost(SYSTEM, {
-    name: "Billing service (demo)",
-    description: "An SDK Tool Host; it registered once and sends no heartbeats, so it goes silent after its timeout.",
+  // A live SDK Tool Host: npm start runs its process (server/demo/billing-host.ts), which registers its Tools.
+  const billing = await createToolHost(SYSTEM, {
+    name: BILLING_HOST,
+    description:
+      "A process built with the Tool Host SDK (the SDK's invoicing example and two Tools a model cannot take), started by npm start.",
     heartbeatTimeoutSeconds: 120,
   });
-  const host = await authenticateToolHost(hostToken);
-  if (host) await registerTools(host, { tools: BILLING_TOOLS });
 
-  // Agent Identities holding them: the support agent loses the billing Tools once the host goes silent.
-  const billingId = (
-    await db.source.findUniqueOrThrow({ where: { name: "Billing service (demo)" }, select: { id: true } })
-  ).id;
+  // An SDK Tool Host that registered once and whose process then stopped: it goes silent after its timeout.
+  const payroll = await createToolHost(SYSTEM, {
+    name: "Payroll export (demo)",
+    description:
+      "Registered once, then its process stopped sending heartbeats: its Tools are withdrawn after two minutes.",
+    heartbeatTimeoutSeconds: 120,
+  });
+  const payrollHost = await authenticateToolHost(payroll.hostToken);
+  if (payrollHost) await registerTools(payrollHost, { tools: PAYROLL_TOOLS });
+
+  // Agent Identities holding them: the finance agent loses the payroll Tools once that host goes silent.
   const support = await createIdentity(SYSTEM, {
     name: "Support agent (demo)",
     description: "Answers customer tickets; reads invoices.",
     instructions: "You help customers with their invoices. Never refund without a human's approval.",
   });
-  for (const sourceId of [everything.id, billingId]) await assignSource(SYSTEM, { identityId: support.id, sourceId });
+  for (const sourceId of [everything.id, billing.source.id])
+    await assignSource(SYSTEM, { identityId: support.id, sourceId });
+  const finance = await createIdentity(SYSTEM, {
+    name: "Finance agent (demo)",
+    description: "Prepares invoices and payroll exports.",
+  });
+  for (const sourceId of [billing.source.id, payroll.source.id])
+    await assignSource(SYSTEM, { identityId: finance.id, sourceId });
   const research = await createIdentity(SYSTEM, {
     name: "Research agent (demo)",
     description: "Looks things up in the wiki and the reference server.",
   });
   for (const sourceId of [everything.id, wiki.id]) await assignSource(SYSTEM, { identityId: research.id, sourceId });
   const { value: agentToken } = await createToken(SYSTEM, { identityId: research.id, name: "Demo agent" });
-  const withToken = { ...creds, agentToken };
+  const withToken = { ...creds, agentToken, billingHostToken: billing.hostToken };
   saveDemoCredentials(withToken);
 
   await seedMemoryDemo({ writer: research.id, reader: support.id });

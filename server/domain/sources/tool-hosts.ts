@@ -3,17 +3,18 @@
  * sends heartbeats; a host silent past its timeout has its Tools withdrawn until it
  * speaks again.
  */
+
+import { checkRegistration } from "@/sdk/src/contract/tool-checks";
 import type { Actor } from "../../actor";
 import { SYSTEM } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
-import { LIMITS } from "../../limits";
 import { hashToken } from "../../tokens";
 import { recordAudit } from "../audit/record";
 import { recordSourceWideChange } from "../catalog/changes";
-import { CheckFailure, fmt, fmtBytes } from "../catalog/failures";
+import { CheckFailure } from "../catalog/failures";
 import { publishCatalog } from "../catalog/publish";
-import { type PublishedTool, validateToolDefinition } from "../catalog/validate-tool";
+import { type PublishedTool, published } from "../catalog/validate-tool";
 
 export interface ToolHost {
   id: string;
@@ -44,50 +45,15 @@ export function hostActor(host: ToolHost): Actor {
   return { kind: "tool_host", sourceId: host.id, label: `SDK Tool Host "${host.name}"` };
 }
 
-/** Validates a registration body against the SDK contract limits; throws CheckFailure. */
+/**
+ * Validates a registration body against the SDK contract limits; throws CheckFailure. The
+ * checks are the SDK's own (sdk/src/contract/tool-checks.ts): a host built with the SDK
+ * learns of a refusal at start-up, with this code and message, before sending anything.
+ */
 export function validateRegistration(body: unknown): PublishedTool[] {
-  const tools = (body as { tools?: unknown } | null)?.tools;
-  if (!Array.isArray(tools)) {
-    throw new CheckFailure("CATALOG_MALFORMED_RESPONSE", 'The body must be a JSON object with a "tools" array.');
-  }
-  if (tools.length > LIMITS.TOOLS_PER_SOURCE.value) {
-    throw new CheckFailure(
-      "TOO_MANY_TOOLS",
-      `The registration has ${fmt(tools.length)} Tools; one Source may publish at most ${fmt(LIMITS.TOOLS_PER_SOURCE.value)}.`,
-      {
-        measured: tools.length,
-        limit: LIMITS.TOOLS_PER_SOURCE.value,
-        unit: "Tools",
-      },
-    );
-  }
-  const names = new Set<string>();
-  return tools.map((raw, index) => {
-    // Measured and judged before anything serializes it (a deeply nested Tool must fail as
-    // TOOL_SCHEMA_TOO_DEEP, not overflow the stack).
-    const tool = validateToolDefinition(raw, { index });
-    if (tool.inputSchemaBytes > LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value) {
-      throw new CheckFailure(
-        "TOOL_SCHEMA_TOO_LARGE",
-        `Tool "${tool.nativeName}"'s input schema is ${fmtBytes(tool.inputSchemaBytes)}; an SDK Tool's input schema may be at most ${fmtBytes(LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value)}.`,
-        {
-          tool: tool.nativeName,
-          measured: tool.inputSchemaBytes,
-          limit: LIMITS.SDK_TOOL_INPUT_SCHEMA_BYTES.value,
-          unit: "bytes",
-        },
-      );
-    }
-    if (names.has(tool.nativeName)) {
-      throw new CheckFailure(
-        "CATALOG_DUPLICATE_TOOL_NAME",
-        `Two Tools are named "${tool.nativeName}"; native names must be unique within a Source.`,
-        { tool: tool.nativeName },
-      );
-    }
-    names.add(tool.nativeName);
-    return tool;
-  });
+  const checked = checkRegistration(body);
+  if (!checked.ok) throw new CheckFailure(checked.failure.code, checked.failure.message, checked.failure.details);
+  return checked.value.map((tool) => published({ ok: true, value: tool }));
 }
 
 /** Brings a silent host's Tools back, recording the gain once per Tool. */
@@ -154,7 +120,7 @@ export async function registerTools(host: ToolHost, body: unknown) {
     data: { sourceId: host.id, trigger: "registration", startedAt: at },
     select: { id: true },
   });
-  return publishCatalog(host.id, tools, { checkId: check.id, at }, async (tx, result) => {
+  const result = await publishCatalog(host.id, tools, { checkId: check.id, at }, async (tx, result) => {
     await restoreIfSilent(tx, host, at);
     await tx.catalogCheck.update({
       where: { id: check.id },
@@ -179,6 +145,20 @@ export async function registerTools(host: ToolHost, body: unknown) {
       details: { tools: tools.length, added: result.added, removed: result.removed, changed: result.changed },
     });
   });
+  // The host learns which of its Tools no model is offered, and why, from the catalog as stored.
+  const incompatible = await db.tool.findMany({
+    where: { sourceId: host.id, compatibility: { not: "compatible" } },
+    select: { nativeName: true, compatibility: true, compatibilityReason: true },
+    orderBy: { nativeName: "asc" },
+  });
+  return {
+    ...result,
+    incompatible: incompatible.map((t) => ({
+      tool: t.nativeName,
+      state: t.compatibility,
+      reason: t.compatibilityReason,
+    })),
+  };
 }
 
 export async function heartbeat(host: ToolHost): Promise<{ silentAfter: Date }> {

@@ -1,0 +1,51 @@
+/**
+ * The benchmark's agents, in a process of their own so the product's process only serves:
+ * AGENTS loops, each calling bench_echo through /mcp one call after another for
+ * DURATION_MS. Prints one JSON line: calls, errors, wall time and every call's latency.
+ */
+const url = `${process.env.QM_URL}/mcp`;
+const token = process.env.QM_AGENT_TOKEN ?? "";
+const agents = Number(process.env.AGENTS ?? 50);
+const durationMs = Number(process.env.DURATION_MS ?? 10_000);
+
+async function callOnce(agent: number, n: number): Promise<boolean> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: n,
+      method: "tools/call",
+      params: { name: "bench_echo", arguments: { text: `agent ${agent} call ${n}` } },
+    }),
+  });
+  const body = (await res.json()) as { result?: { content?: { text?: string }[]; isError?: boolean } };
+  return res.ok && !body.result?.isError && body.result?.content?.[0]?.text === `echo: agent ${agent} call ${n}`;
+}
+
+// Warm up: the first calls pay for connections and compilation, on both sides.
+await Promise.all(Array.from({ length: agents }, (_, a) => callOnce(a, -1)));
+
+const latencies: number[] = [];
+let errors = 0;
+const started = performance.now();
+const until = started + durationMs;
+await Promise.all(
+  Array.from({ length: agents }, async (_, agent) => {
+    for (let n = 0; performance.now() < until; n++) {
+      const t0 = performance.now();
+      const ok = await callOnce(agent, n).catch(() => false);
+      latencies.push(performance.now() - t0);
+      if (!ok) errors++;
+    }
+  }),
+);
+const wallMs = performance.now() - started;
+console.log(JSON.stringify({ calls: latencies.length, errors, wallMs, latencies }));
+
+// A module, for top-level await.
+export {};

@@ -1,0 +1,43 @@
+/**
+ * The limits an SDK Tool Host meets, defined once for Quartermaster and the SDK: the
+ * server's `server/limits.ts` takes these entries from here, and the SDK checks a
+ * registration or a result against the same values before sending it. `contract` limits
+ * are part of the versioned API; `setting` limits are release settings a release may change
+ * (the server refuses what breaks them whatever an older SDK believed).
+ */
+
+export type LimitClass = "contract" | "setting";
+export interface Limit {
+  readonly class: LimitClass;
+  readonly value: number;
+  readonly description: string;
+}
+export const contract = (value: number, description: string): Limit => ({ class: "contract", value, description });
+export const setting = (value: number, description: string): Limit => ({ class: "setting", value, description });
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+export const TOOL_HOST_LIMITS = {
+  // ── Registration ──
+  TOOLS_PER_SOURCE: contract(4096, "Tools one Source may publish"),
+  SDK_REGISTRATION_BODY_BYTES: contract(4 * MiB, "SDK Tool Host registration request body"),
+  SDK_TOOL_INPUT_SCHEMA_BYTES: contract(16 * KiB, "one SDK Tool's input schema, serialized"),
+  TOOL_DEFINITION_BYTES: setting(512 * KiB, "one Tool definition"),
+  TOOL_NAME_MIN_CHARS: setting(1, "native Tool name, minimum"),
+  TOOL_NAME_MAX_CHARS: setting(128, "native Tool name, maximum"),
+  TOOL_DESCRIPTION_CHARS: setting(4096, "Tool description"),
+  SCHEMA_DEPTH: setting(64, "levels of a Tool's JSON Schemas"),
+  SCHEMA_NODES: setting(100_000, "JSON nodes across a Tool's input and output schemas"),
+
+  // ── Calls and results ──
+  SDK_RESULT_SUBMISSION_BYTES: setting(4 * MiB, "one SDK Tool Result submission"),
+  SDK_RESULT_OUTPUT_CHARS: setting(1_048_576, "an SDK Tool Result's output as the model reads it"),
+  // Not in the spec's table: without it a Source that never answers would hold the agent's request open.
+  TOOL_CALL_MS: setting(60_000, "one proxied Tool Call, from connecting to the Source to its answer"),
+  TOOL_HOST_COLLECT_WAIT_SECONDS: setting(25, "longest wait of one call collection (under common 30 s proxy timeouts)"),
+  TOOL_HOST_COLLECT_CALLS: setting(16, "calls handed to an SDK Tool Host in one collection"),
+} as const satisfies Record<string, Limit>;
+
+/** Reserved top-level argument names (contract): anything starting with two underscores. */
+export const RESERVED_ARGUMENT_PREFIX = "__";

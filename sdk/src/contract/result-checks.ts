@@ -1,0 +1,40 @@
+/**
+ * What a submitted result may hold, written once: Quartermaster refuses a result that
+ * breaks these rules as a failure of that one call, and the SDK applies the same rules to
+ * a handler's output before sending it, so the host's own log says which call and why.
+ */
+import { fmt } from "./format.ts";
+import { TOOL_HOST_LIMITS as L } from "./limits.ts";
+import type { ContractFailure } from "./tool-checks.ts";
+
+export type ResultFailureCode = "TOOL_RESULT_TEXT_TOO_LONG" | "TOOL_RESULT_NUL";
+
+/** Characters (code points) in a text, as the limit counts them. */
+export function characters(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** Why an output would reach the agent as a failure of its call; null when it is accepted. */
+export function checkResultOutput(output: string): ContractFailure<ResultFailureCode> | null {
+  if (output.includes("\u0000"))
+    return { code: "TOOL_RESULT_NUL", message: "The SDK Tool Host's output contains a NUL character.", details: {} };
+  const maxChars = L.SDK_RESULT_OUTPUT_CHARS.value;
+  // Cheap bound first: a string has at least as many UTF-16 units as characters.
+  const measured = output.length > maxChars ? characters(output) : 0;
+  if (measured > maxChars)
+    return {
+      code: "TOOL_RESULT_TEXT_TOO_LONG",
+      message: `The SDK Tool Host's output has ${fmt(measured)} characters; an output may have at most ${fmt(maxChars)}.`,
+      details: { measured, limit: maxChars, unit: "characters" },
+    };
+  return null;
+}
+
+/** Why an error message would be refused; null when it is accepted. */
+export function checkResultError(error: string): ContractFailure<ResultFailureCode> | null {
+  return error.includes("\u0000")
+    ? { code: "TOOL_RESULT_NUL", message: "The SDK Tool Host's error message contains a NUL character.", details: {} }
+    : null;
+}

@@ -1,0 +1,26 @@
+/**
+ * @quartermaster/tool-host — define Tools in TypeScript and serve them to Quartermaster's
+ * agents as an SDK Tool Host. See README.md.
+ */
+export type { CollectedCall, HeartbeatAnswer, RegistrationAnswer, SubmissionOutcome } from "./api.ts";
+export type { BackoffOptions } from "./backoff.ts";
+export { type Limit, type LimitClass, RESERVED_ARGUMENT_PREFIX, TOOL_HOST_LIMITS } from "./contract/limits.ts";
+export type { FailureDetails, RegistrationFailureCode } from "./contract/tool-checks.ts";
+export type {
+  HandlerResult,
+  ToolAnnotations,
+  ToolCallContext,
+  ToolDefinition,
+  ToolOutput,
+  ToolSpec,
+} from "./define-tool.ts";
+export {
+  AuthenticationError,
+  RegistrationError,
+  type RegistrationErrorCode,
+  ToolDefinitionError,
+  ToolHostError,
+} from "./errors.ts";
+export { createToolHost, ToolHost, type ToolHostOptions, type ToolHostState } from "./host.ts";
+export type { Logger } from "./logger.ts";
+export { SDK_VERSION } from "./version.ts";
