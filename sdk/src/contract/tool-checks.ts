@@ -165,24 +165,20 @@ export function checkToolDefinition(raw: unknown, position: { page?: number; ind
   };
 }
 
-/** The SDK-only ceiling on one Tool's input schema (MCP Connections have none of their own). */
-export function checkSdkInputSchema(raw: unknown, index: number): ContractFailure | null {
-  const schema = (raw as { inputSchema?: unknown } | null)?.inputSchema;
-  if (schema === undefined) return null;
-  const name = String((raw as { name?: unknown } | null)?.name ?? `#${index + 1}`);
-  const bytes = utf8Bytes(canonicalJson(schema));
-  if (bytes <= L.SDK_TOOL_INPUT_SCHEMA_BYTES.value) return null;
-  return {
-    code: "TOOL_SCHEMA_TOO_LARGE",
-    message: `Tool "${name}"'s input schema is ${fmtBytes(bytes)}; an SDK Tool's input schema may be at most ${fmtBytes(L.SDK_TOOL_INPUT_SCHEMA_BYTES.value)}.`,
-    details: { tool: name, measured: bytes, limit: L.SDK_TOOL_INPUT_SCHEMA_BYTES.value, unit: "bytes" },
-  };
-}
-
-/** One Tool of an SDK registration: the SDK input-schema ceiling, then every per-Tool limit. */
+/**
+ * One Tool of an SDK registration: every per-Tool limit (depth first, before anything
+ * serializes it), then the SDK's ceiling on the input schema's canonical size.
+ */
 export function checkRegisteredTool(raw: unknown, index: number): Checked<CheckedTool> {
-  const tooLarge = checkSdkInputSchema(raw, index);
-  return tooLarge ? { ok: false, failure: tooLarge } : checkToolDefinition(raw, { index });
+  const checked = checkToolDefinition(raw, { index });
+  if (!checked.ok) return checked;
+  const { name, inputSchemaBytes: bytes } = checked.value;
+  if (bytes <= L.SDK_TOOL_INPUT_SCHEMA_BYTES.value) return checked;
+  return refuse(
+    "TOOL_SCHEMA_TOO_LARGE",
+    `Tool "${name}"'s input schema is ${fmtBytes(bytes)}; an SDK Tool's input schema may be at most ${fmtBytes(L.SDK_TOOL_INPUT_SCHEMA_BYTES.value)}.`,
+    { tool: name, measured: bytes, limit: L.SDK_TOOL_INPUT_SCHEMA_BYTES.value, unit: "bytes" },
+  );
 }
 
 /** A whole registration body ({ tools: [...] }), all or nothing: the first failure refuses it. */
