@@ -10,7 +10,13 @@ const config = {
   reactStrictMode: true,
   // Loaded by Node at run time rather than bundled: they ship WebAssembly or native
   // parts that must be opened from their own package folders.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pino", "pg"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-pgvector",
+    "pglite-prisma-adapter",
+    "pino",
+    "pg",
+  ],
   typescript: { ignoreBuildErrors: true }, // `npm run typecheck` is the gate; the build need not repeat it
 };
 

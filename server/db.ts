@@ -14,7 +14,11 @@ type Holder = { [KEY]?: Promise<OpenedDatabase> };
 const holder = globalThis as Holder;
 
 export function database(): Promise<OpenedDatabase> {
-  holder[KEY] ??= openDatabase({ url: env.DATABASE_URL, dataDir: env.QM_DATA_DIR });
+  holder[KEY] ??= openDatabase({
+    url: env.DATABASE_URL,
+    dataDir: env.QM_DATA_DIR,
+    vector: Boolean(env.QM_EMBEDDINGS_URL),
+  });
   return holder[KEY];
 }
 

@@ -33,6 +33,8 @@ export interface OpenOptions {
   dataDir?: string;
   /** A PGlite data-folder tarball to start from (tests start from a migrated template). */
   loadDataDir?: Blob;
+  /** Load pgvector into the embedded database (memory search's optional vector leg). */
+  vector?: boolean;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase> {
@@ -55,7 +57,12 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
   }
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(location, { extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
+    // pgvector ships as its own package; it is loaded only when the vector leg is on.
+    const vector = options.vector ? (await import("@electric-sql/pglite-pgvector")).vector : undefined;
+    pglite = await PGlite.create(location, {
+      extensions: vector ? { pg_trgm, vector } : { pg_trgm },
+      loadDataDir: options.loadDataDir,
+    });
   } catch (error) {
     await unlock();
     throw error;

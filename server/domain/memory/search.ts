@@ -350,7 +350,8 @@ export async function searchMemories(actor: Actor, raw: TSearchInput | unknown):
     ]);
     let candidates = lexical.rows;
     total = lexical.total;
-    for (const v of vectors) {
+    // An opposite direction means unrelated, not worse than unrelated.
+    for (const v of vectors.filter((x) => x.similarity > 0)) {
       const known = candidates.find((c) => c.id === v.id);
       if (known) known.vector = v.similarity;
       else candidates.push({ ...v, fulltext: 0, trigram: 0, vector: v.similarity });
