@@ -1,7 +1,6 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -9,7 +8,7 @@ import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/comp
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useNow } from "@/components/ui/use-now";
-import { CheckChangesDialog } from "./check-changes-dialog";
+import { CheckChangesDialog, useShownCheck } from "./check-changes-dialog";
 import { failureFacts, formatElapsed, TRIGGER_LABELS } from "./labels";
 import type { CheckRow } from "./types";
 
@@ -24,7 +23,7 @@ export function CheckHistory({ sourceId, isHost }: { sourceId: string; isHost: b
     ),
   );
   const rows = checks.data?.pages.flatMap((p) => p.items) ?? [];
-  const [showing, setShowing] = useState<string | null>(null);
+  const shown = useShownCheck();
   const now = useNow(
     1000,
     rows.some((r) => r.status === "running"),
@@ -76,7 +75,7 @@ export function CheckHistory({ sourceId, isHost }: { sourceId: string; isHost: b
                 {formatBytes(c.bytes)}
               </Td>
               <Td className="whitespace-nowrap tabular-nums">
-                <Changes check={c} onShow={() => setShowing(c.id)} />
+                <Changes check={c} onShow={() => shown.show(c.id)} />
               </Td>
               <Td className="min-w-64 max-w-96">
                 {c.failureCode ? (
@@ -97,7 +96,7 @@ export function CheckHistory({ sourceId, isHost }: { sourceId: string; isHost: b
           ))}
         </tbody>
       </Table>
-      <CheckChangesDialog checkId={showing} onClose={() => setShowing(null)} />
+      <CheckChangesDialog />
       {checks.hasNextPage && (
         <div className="mt-4 flex justify-center">
           <Button variant="secondary" onClick={() => checks.fetchNextPage()} disabled={checks.isFetchingNextPage}>

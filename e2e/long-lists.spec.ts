@@ -1,0 +1,209 @@
+/**
+ * Every long list at the product's own limits, in a real browser: an identity holding
+ * 20,000 Tools with 20,000 losses, a check that changed 8,000 Tools and an audit log of
+ * 20,000 events, in a product instance of their own (tests/helpers/long-lists-server.ts)
+ * so the other specs' data stays small. Frame times are measured by `npm run bench:lists`;
+ * here the DOM stays small, the last row is reachable, scrolling makes no long task, a
+ * refocus makes a few requests, and nothing moves while blocks load.
+ */
+import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
+import { type LongListsServer, startLongListsServer } from "../tests/helpers/long-lists-process";
+import { expect, test } from "./fixtures";
+
+let server: LongListsServer;
+let storageState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(300_000);
+  server = await startLongListsServer();
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/sign-in`);
+  await page.getByLabel("Email").fill("lists-admin@example.test");
+  await page.getByLabel("Password").fill("long-lists-password-1");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/tools\/catalog/);
+  storageState = await context.storageState();
+  await context.close();
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+async function open(browser: Browser, path: string): Promise<Page> {
+  const context = await browser.newContext({ storageState, viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}${path}`);
+  return page;
+}
+
+/** Starts recording long tasks (main-thread work over 50 ms) in the page. */
+async function watchLongTasks(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { longTasks: number[] };
+    w.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.longTasks.push(Math.round(entry.duration));
+    }).observe({ type: "longtask" });
+  });
+}
+const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+
+/**
+ * Scrolls as a reader does — `frames` frames of steady scrolling from where it is — and
+ * then drags the scrollbar to a quarter, half, three quarters and the end, waiting at
+ * each stop for its rows.
+ */
+async function scrollThrough(scroller: Locator, rows: Locator, frames: number) {
+  await scroller.evaluate(async (el, frames) => {
+    for (let i = 0; i < frames; i++) {
+      el.scrollTop += 180;
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+  }, frames);
+  for (const at of [0.25, 0.5, 0.75, 1]) {
+    await scroller.evaluate((el, at) => el.scrollTo(0, (el.scrollHeight - el.clientHeight) * at), at);
+    await expect(rows.last()).toBeVisible();
+  }
+}
+
+/** Every row element in the list's table, real and placeholder. */
+const domRows = (scroller: Locator) => scroller.locator("tbody tr").count();
+
+test("Holdings of 20,000 Tools: a window of rows, the last one reachable, search as n of N in the URL, no long task", async ({
+  browser,
+}) => {
+  const page = await open(browser, `/agents/${server.identityId}?tab=holdings`);
+  await expect(page.getByTestId("holdings-total")).toContainText("20,000 Tools");
+  const scroller = page.getByTestId("holdings-scroll");
+  const rows = page.getByTestId("holding-row");
+  await expect(rows.first()).toContainText("tool_h0_0000");
+  await watchLongTasks(page);
+  await scrollThrough(scroller, rows, 240);
+  await expect(rows.filter({ hasText: "tool_h4_3999" })).toBeVisible();
+  expect(await domRows(scroller)).toBeLessThan(100);
+  expect(await longTasks(page)).toEqual([]);
+
+  await page.getByLabel("Search held Tools").fill("tool_h2_01");
+  await expect(page.getByTestId("holdings-total")).toHaveText("100 of 20,000 Tools");
+  await expect(page).toHaveURL(/[?&]q=tool_h2_01/);
+  await expect(rows.first()).toContainText("tool_h2_0100");
+  await page.getByLabel("Search held Tools").fill("no_such_tool_anywhere");
+  await expect(page.getByText("No held Tools match")).toBeVisible();
+  await page.getByRole("button", { name: "Clear filters" }).last().click();
+  await expect(page.getByTestId("holdings-total")).toContainText("20,000 Tools");
+  await page.context().close();
+});
+
+test("Lost recently with 20,000 losses: one check's losses in name order, the oldest reachable, no long task", async ({
+  browser,
+}) => {
+  const page = await open(browser, `/agents/${server.identityId}?tab=lost`);
+  await expect(page.getByTestId("lost-total")).toHaveText("20,000 losses");
+  const rows = page.getByTestId("change-row");
+  // The last registration removed host 4's first catalog: all at one time, listed by name.
+  await expect(rows.nth(0)).toContainText("gone_h4_0000");
+  await expect(rows.nth(1)).toContainText("gone_h4_0001");
+  await expect(rows.nth(2)).toContainText("gone_h4_0002");
+  const scroller = page.getByTestId("lost-scroll");
+  await watchLongTasks(page);
+  await scrollThrough(scroller, rows, 240);
+  await expect(rows.last()).toContainText("gone_h0_3999");
+  expect(await domRows(scroller)).toBeLessThan(100);
+  expect(await longTasks(page)).toEqual([]);
+
+  await page.getByLabel("Search recent changes").fill("gone_h1_2");
+  await expect(page.getByTestId("lost-total")).toHaveText("1,000 of 20,000 losses");
+  await expect(page).toHaveURL(/[?&]lq=gone_h1_2/);
+  await page.context().close();
+});
+
+test("the changes of one check (8,000 Tools) scroll in a dialog of a few dozen rows, searchable, and the last is reachable", async ({
+  browser,
+}) => {
+  const page = await open(browser, `/tools/sources/${server.sourceIds[0]}`);
+  await page.getByRole("button", { name: "4000 added, 4000 removed, 0 changed — show which Tools" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByTestId("check-changes-total")).toHaveText("8,000 changes");
+  await expect(page).toHaveURL(/[?&]check=/);
+  const rows = dialog.getByTestId("check-change-row");
+  await expect(rows.first()).toContainText("tool_h0_0000");
+  const scroller = dialog.getByTestId("check-changes");
+  await watchLongTasks(page);
+  await scrollThrough(scroller, rows, 240);
+  await expect(rows.last()).toContainText("gone_h0_3999");
+  await expect(rows.last()).toContainText("Removed");
+  expect(await domRows(scroller)).toBeLessThan(100);
+  expect(await longTasks(page)).toEqual([]);
+
+  await dialog.getByLabel("Search changed Tools").fill("gone_h0_39");
+  await expect(dialog.getByTestId("check-changes-total")).toHaveText("100 of 8,000 changes");
+  // The dialog and its search are in the address: a reload shows the same.
+  await page.reload();
+  await expect(page.getByRole("dialog").getByTestId("check-changes-total")).toHaveText("100 of 8,000 changes");
+  await page.context().close();
+});
+
+test("returning to the tab after scrolling through Holdings makes a few requests, not one per loaded block", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ storageState, viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.clock.install();
+  await page.goto(`${server.url}/agents/${server.identityId}?tab=holdings`);
+  const scroller = page.getByTestId("holdings-scroll");
+  const rows = page.getByTestId("holding-row");
+  await expect(rows.first()).toBeVisible();
+  // Load blocks all over the list.
+  for (let at = 0.05; at <= 1; at += 0.1) {
+    await scroller.evaluate((el, at) => el.scrollTo(0, (el.scrollHeight - el.clientHeight) * at), at);
+    await expect(rows.last()).toBeVisible();
+  }
+  // Long enough away for every query to be stale, then back.
+  await page.clock.fastForward("00:20");
+  const calls: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/api/trpc/")) calls.push(...url.pathname.slice("/api/trpc/".length).split(","));
+  });
+  const setVisibility = (state: "hidden" | "visible") =>
+    page.evaluate((state) => {
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+      window.dispatchEvent(new Event("visibilitychange"));
+    }, state);
+  await setVisibility("hidden");
+  await setVisibility("visible");
+  // The page's own queries (the identity, the 30-day summary) refresh; no block is refetched.
+  await expect.poll(() => calls.length).toBeGreaterThan(0);
+  await page.waitForTimeout(1500);
+  expect(calls.filter((c) => c === "identities.holdings")).toEqual([]);
+  expect(calls.length).toBeLessThanOrEqual(3);
+  await context.close();
+});
+
+test("the filtered catalog's table stays where it is while blocks load", async ({ browser }) => {
+  const page = await open(browser, "/tools/catalog?q=tool_h");
+  await expect(page.getByTestId("catalog-total")).toHaveText("20,000 of 20,000 Tools");
+  const scroller = page.getByTestId("catalog-scroll");
+  const rows = page.getByTestId("catalog-row");
+  await expect(rows.first()).toBeVisible();
+  let blockRequests = 0;
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.includes("catalog.listTools")) blockRequests++;
+  });
+  // The frame's position on every animation frame while scrolling loads block after block.
+  const tops = await scroller.evaluate(async (el) => {
+    const seen = new Set<number>();
+    for (let i = 0; i < 40; i++) {
+      el.scrollTo(0, ((el.scrollHeight - el.clientHeight) * i) / 40);
+      for (let f = 0; f < 8; f++) {
+        seen.add(Math.round(el.getBoundingClientRect().top * 10) / 10);
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+    }
+    return [...seen];
+  });
+  expect(blockRequests).toBeGreaterThan(10);
+  expect(tops).toHaveLength(1);
+  await page.context().close();
+});
