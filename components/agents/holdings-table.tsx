@@ -32,6 +32,7 @@ const COLUMNS: Column<Holding>[] = [
       <>
         <Link
           href={`/tools/catalog/${t.id}`}
+          prefetch={false}
           className="block truncate font-mono text-xs text-accent hover:underline"
           title={t.modelFacingName}
         >
@@ -56,7 +57,7 @@ const COLUMNS: Column<Holding>[] = [
     width: "w-[18%]",
     className: "truncate",
     cell: (t) => (
-      <Link href={`/tools/sources/${t.sourceId}`} className="hover:underline" title={t.sourceName}>
+      <Link href={`/tools/sources/${t.sourceId}`} prefetch={false} className="hover:underline" title={t.sourceName}>
         {t.sourceName}
       </Link>
     ),

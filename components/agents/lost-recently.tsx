@@ -92,7 +92,7 @@ function columnsAt(now: number): Column<HoldingChange>[] {
         c.reason === "source_deleted" ? (
           <span title={c.sourceName}>{c.sourceName}</span>
         ) : (
-          <Link href={`/tools/sources/${c.sourceId}`} className="hover:underline" title={c.sourceName}>
+          <Link href={`/tools/sources/${c.sourceId}`} prefetch={false} className="hover:underline" title={c.sourceName}>
             {c.sourceName}
           </Link>
         ),
@@ -209,6 +209,7 @@ function ChangedTools({ change }: { change: HoldingChange }) {
       {change.toolId ? (
         <Link
           href={`/tools/catalog/${change.toolId}`}
+          prefetch={false}
           className="block truncate font-mono text-xs underline-offset-2 hover:underline"
           title={name}
         >

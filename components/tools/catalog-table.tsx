@@ -34,6 +34,7 @@ function cellOf(sort: ToolSort, now: number): (tool: CatalogTool) => ReactNode {
           <div className="flex min-w-0 items-baseline gap-2">
             <Link
               href={`/tools/catalog/${tool.id}`}
+              prefetch={false}
               className="truncate font-medium text-accent hover:underline"
               title={tool.nativeName}
             >

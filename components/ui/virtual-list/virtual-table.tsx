@@ -25,7 +25,9 @@ export const PAGE_LIST_HEIGHT = "h-[calc(100dvh-15rem)] min-h-96";
  * only the rows in view exist in the DOM, the scroll height is the whole count at a
  * fixed row height, and a row whose block has not arrived is a placeholder of the same
  * height — so nothing moves while blocks load. Rows are memoized on their data: scrolling
- * renders only the rows that come into view. Keep `columns` stable (useMemo) for that.
+ * renders only the rows that come into view. Keep `columns` stable (useMemo) for that, and
+ * give links in cells `prefetch={false}`: Next prefetches every link that enters the
+ * viewport, and a fast scroll through 20,000 rows would prefetch thousands of pages.
  */
 export function VirtualTable<T>({
   label,
