@@ -136,11 +136,36 @@ test("the changes of one check (8,000 Tools) scroll in a dialog of a few dozen r
   await page.context().close();
 });
 
-test("returning to the tab after scrolling through Holdings makes a few requests, not one per loaded block", async ({
+/** Hides the page and shows it again, as switching tabs does. */
+async function returnToTab(page: Page) {
+  for (const state of ["hidden", "visible"] as const)
+    await page.evaluate((state) => {
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+      window.dispatchEvent(new Event("visibilitychange"));
+    }, state);
+}
+
+/** The tRPC procedures the page calls from now on (a batch counts each of its calls). */
+function recordCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/api/trpc/")) calls.push(...url.pathname.slice("/api/trpc/".length).split(","));
+  });
+  return calls;
+}
+
+async function renameSource(page: Page, id: string, name: string) {
+  const res = await page.request.post(`${server.url}/api/trpc/sources.update`, { data: { json: { id, name } } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+test("returning to Holdings after scrolling through it makes a few requests, and refetches the rows in view only when they changed", async ({
   browser,
 }) => {
   const context = await browser.newContext({ storageState, viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
+  // A clock of the test's own: "away long enough for every query to be stale" without waiting.
   await page.clock.install();
   await page.goto(`${server.url}/agents/${server.identityId}?tab=holdings`);
   const scroller = page.getByTestId("holdings-scroll");
@@ -151,25 +176,57 @@ test("returning to the tab after scrolling through Holdings makes a few requests
     await scroller.evaluate((el, at) => el.scrollTo(0, (el.scrollHeight - el.clientHeight) * at), at);
     await expect(rows.last()).toBeVisible();
   }
-  // Long enough away for every query to be stale, then back.
+  await scroller.evaluate((el) => el.scrollTo(0, 0));
+  await expect(rows.first()).toContainText("Long host 0");
+
   await page.clock.fastForward("00:20");
-  const calls: string[] = [];
-  page.on("request", (request) => {
-    const url = new URL(request.url());
-    if (url.pathname.startsWith("/api/trpc/")) calls.push(...url.pathname.slice("/api/trpc/".length).split(","));
-  });
-  const setVisibility = (state: "hidden" | "visible") =>
-    page.evaluate((state) => {
-      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
-      window.dispatchEvent(new Event("visibilitychange"));
-    }, state);
-  await setVisibility("hidden");
-  await setVisibility("visible");
+  let calls = recordCalls(page);
+  await returnToTab(page);
   // The page's own queries (the identity, the 30-day summary) refresh; no block is refetched.
   await expect.poll(() => calls.length).toBeGreaterThan(0);
   await page.waitForTimeout(1500);
   expect(calls.filter((c) => c === "identities.holdings")).toEqual([]);
   expect(calls.length).toBeLessThanOrEqual(3);
+  page.removeAllListeners("request");
+
+  // A rename changes how every row of that Source reads: the blocks in view come again, no others.
+  await renameSource(page, server.sourceIds[0] as string, "Long host 0 renamed");
+  await page.clock.fastForward("00:20");
+  calls = recordCalls(page);
+  await returnToTab(page);
+  await expect(rows.first()).toContainText("Long host 0 renamed");
+  await page.waitForTimeout(1500);
+  const blocks = calls.filter((c) => c === "identities.holdings").length;
+  expect(blocks).toBeGreaterThan(0);
+  expect(blocks).toBeLessThanOrEqual(3);
+  await context.close();
+});
+
+test("the audit log shows a new event on return, refetching its first block and the ones in view", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ storageState, viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.clock.install();
+  await page.goto(`${server.url}/settings/audit-log`);
+  await expect(page.getByTestId("audit-total")).toContainText(/^20,\d{3} events$/);
+  const total = await page.getByTestId("audit-total").textContent();
+  const scroller = page.getByTestId("audit-scroll");
+  const rows = page.getByTestId("audit-row");
+  for (const at of [0.3, 0.6, 0.9, 0]) {
+    await scroller.evaluate((el, at) => el.scrollTo(0, (el.scrollHeight - el.clientHeight) * at), at);
+    await expect(rows.last()).toBeVisible();
+  }
+  await renameSource(page, server.sourceIds[1] as string, "Long host 1 renamed");
+  await page.clock.fastForward("00:20");
+  const calls = recordCalls(page);
+  await returnToTab(page);
+  await expect(rows.first()).toContainText("source.update");
+  await expect(page.getByTestId("audit-total")).not.toHaveText(total ?? "");
+  await page.waitForTimeout(1500);
+  const lists = calls.filter((c) => c === "audit.list").length;
+  expect(lists).toBeGreaterThanOrEqual(1);
+  expect(lists).toBeLessThanOrEqual(4);
   await context.close();
 });
 
