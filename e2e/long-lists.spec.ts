@@ -10,7 +10,9 @@
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { type LongListsServer, startLongListsServer } from "../tests/helpers/long-lists-process";
 import { longTasksDuring } from "../tests/helpers/long-tasks";
-import { expect, test } from "./fixtures";
+import { expect, seriousA11yViolations, test } from "./fixtures";
+
+test.describe.configure({ timeout: 120_000 });
 
 let server: LongListsServer;
 let storageState: Awaited<ReturnType<BrowserContext["storageState"]>>;
@@ -79,6 +81,7 @@ test("Holdings of 20,000 Tools: a window of rows, the last one reachable, search
   await expectSmoothScroll(browser, page, scroller, rows);
   await expect(rows.filter({ hasText: "tool_h4_3999" })).toBeVisible();
   expect(await domRows(scroller)).toBeLessThan(100);
+  expect(await seriousA11yViolations(page)).toEqual([]);
 
   await page.getByLabel("Search held Tools").fill("tool_h2_01");
   await expect(page.getByTestId("holdings-total")).toHaveText("100 of 20,000 Tools");
@@ -105,6 +108,7 @@ test("Lost recently with 20,000 losses: one check's losses in name order, the ol
   await expectSmoothScroll(browser, page, scroller, rows);
   await expect(rows.last()).toContainText("gone_h0_3999");
   expect(await domRows(scroller)).toBeLessThan(100);
+  expect(await seriousA11yViolations(page)).toEqual([]);
 
   await page.getByLabel("Search recent changes").fill("gone_h1_2");
   await expect(page.getByTestId("lost-total")).toHaveText("1,000 of 20,000 losses");
@@ -127,6 +131,7 @@ test("the changes of one check (8,000 Tools) scroll in a dialog of a few dozen r
   await expect(rows.last()).toContainText("gone_h0_3999");
   await expect(rows.last()).toContainText("Removed");
   expect(await domRows(scroller)).toBeLessThan(100);
+  expect(await seriousA11yViolations(page)).toEqual([]);
 
   await dialog.getByLabel("Search changed Tools").fill("gone_h0_39");
   await expect(dialog.getByTestId("check-changes-total")).toHaveText("100 of 8,000 changes");
@@ -222,6 +227,7 @@ test("the audit log shows a new event on return, refetching its first block and 
   const calls = recordCalls(page);
   await returnToTab(page);
   await expect(rows.first()).toContainText("source.update");
+  expect(await seriousA11yViolations(page)).toEqual([]);
   await expect(page.getByTestId("audit-total")).not.toHaveText(total ?? "");
   await page.waitForTimeout(1500);
   const lists = calls.filter((c) => c === "audit.list").length;
