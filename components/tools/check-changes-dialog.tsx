@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useCallback } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Dialog } from "@/components/ui/dialog";
@@ -54,11 +55,9 @@ const COLUMNS: Column<Change>[] = [
  */
 export function useShownCheck() {
   const [params, setParams] = useUrlState(["check", "cq"] as const);
-  return {
-    checkId: params.check || null,
-    show: (checkId: string) => setParams({ check: checkId, cq: null }),
-    close: () => setParams({ check: null, cq: null }),
-  };
+  const show = useCallback((checkId: string) => setParams({ check: checkId, cq: null }), [setParams]);
+  const close = useCallback(() => setParams({ check: null, cq: null }), [setParams]);
+  return { checkId: params.check || null, show, close };
 }
 
 /** The Tools one check (or registration) added, removed or changed. */

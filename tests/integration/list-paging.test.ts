@@ -150,6 +150,29 @@ describe("What one check changed", () => {
   });
 });
 
+describe("A Source's check history", () => {
+  it("counts its checks and reads the same rows by offset as by following nextCursor, newest first", async () => {
+    const api = await operatorApi();
+    const p = unique("hist");
+    const { source, register } = await hostWith(tools([`${p}_0`]));
+    for (let i = 1; i < 7; i++) await register(tools([`${p}_${i}`]));
+    const whole = await api.sources.checks({ id: source.id, limit: 200 });
+    expect(whole.total).toBe(7);
+    const started = whole.items.map((c) => c.startedAt.getTime());
+    expect(started).toEqual([...started].sort((a, b) => b - a));
+    const byOffset = await readByOffset((page) => api.sources.checks({ id: source.id, ...page }), 3);
+    expect(byOffset.map((c) => c.id)).toEqual(whole.items.map((c) => c.id));
+    const followed: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api.sources.checks({ id: source.id, cursor, limit: 2 });
+      followed.push(...page.items.map((c) => c.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(followed).toEqual(whole.items.map((c) => c.id));
+  });
+});
+
 describe("The audit log", () => {
   it("says how many events match, and reads the same rows by offset as by following nextCursor", async () => {
     const admin = callerFor((await makeUser("admin")).actor);

@@ -38,6 +38,7 @@ export function VirtualTable<T>({
   scrollTestId,
   onRowClick,
   className = PAGE_LIST_HEIGHT,
+  fitRows,
   minWidth = "min-w-[48rem]",
 }: {
   label: string;
@@ -49,8 +50,10 @@ export function VirtualTable<T>({
   scrollTestId?: string;
   /** A click on the row outside its links and buttons (and not a text selection). */
   onRowClick?: (row: T, event: MouseEvent<HTMLTableRowElement>) => void;
-  /** Height of the scroll frame. */
+  /** Height of the scroll frame (a class) … */
   className?: string;
+  /** … or: as tall as the rows, up to this many, then it scrolls (for lists in a page section). */
+  fitRows?: number;
   minWidth?: string;
 }) {
   const scrollRef = useRef<HTMLElement>(null);
@@ -84,10 +87,14 @@ export function VirtualTable<T>({
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keyboard
       tabIndex={0}
       data-testid={scrollTestId}
+      style={
+        // Header (h-9) and the frame's two borders around the rows shown.
+        fitRows ? { height: Math.min(Math.max(list.total, 1), fitRows) * rowHeight + 36 + 2 } : undefined
+      }
       className={cn(
         "overflow-auto overscroll-contain rounded-lg border border-border bg-surface transition-opacity [overflow-anchor:none]",
         list.stale && "opacity-60",
-        className,
+        !fitRows && className,
       )}
     >
       <table

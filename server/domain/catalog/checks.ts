@@ -3,7 +3,7 @@ import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
 import { recordAudit } from "../audit/record";
-import { keysetArgs, keysetPage, pageArgs, pageOf } from "../paging";
+import { pageArgs, pageOf } from "../paging";
 import { ZChecksInput, ZSourceIdInput } from "../sources/schemas";
 import { parseInput } from "../validation";
 import { type CheckOutcome, runCatalogCheck } from "./check";
@@ -98,13 +98,17 @@ export async function listChecks(actor: Actor, raw: { id: string; limit?: number
   requireRole(actor, "viewer");
   const input = parseInput(ZChecksInput, raw);
   const db = await getDb();
-  const rows = await db.catalogCheck.findMany({
-    where: { sourceId: input.id },
-    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-    ...keysetArgs(input),
-    select: CHECK_SELECT,
-  });
-  return keysetPage(rows, input.limit);
+  const where = { sourceId: input.id };
+  const [rows, total] = await Promise.all([
+    db.catalogCheck.findMany({
+      where,
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      ...pageArgs(input),
+      select: CHECK_SELECT,
+    }),
+    db.catalogCheck.count({ where }),
+  ]);
+  return { ...pageOf(rows, input), total };
 }
 
 /** The running check of a Source, if any, with pages, Tools and bytes so far. */
