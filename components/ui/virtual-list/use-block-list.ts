@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, type Query, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { hashKey, keepPreviousData, type Query, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { DecorateQueryProcedure, ResolverDef } from "@trpc/tanstack-react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { offsetCursor } from "@/server/domain/paging";
@@ -143,7 +143,8 @@ export function useBlockList<TDef extends ListDef>(
     ...countOptions,
     enabled: enabled && narrowed,
     placeholderData: keepPreviousData,
-    ...QUIET,
+    // One row: refreshed like the first block, or with the version.
+    ...(versioned ? QUIET : {}),
   });
 
   // Refetch the blocks when the list changed: on a new version, or a first block that reads differently.
@@ -153,18 +154,23 @@ export function useBlockList<TDef extends ListDef>(
   );
   const mark = versioned ? refresh.version : headMark;
   const seen = useRef<{ key: string; mark: unknown } | null>(null);
+  const headHash = hashKey(blockOptions(0).queryKey);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the mark moves; the filters are in filtersKey
   useEffect(() => {
     const before = seen.current;
     seen.current = { key: filtersKey, mark };
-    if (!before || before.key !== filtersKey || mark == null || before.mark == null || Object.is(before.mark, mark))
-      return;
+    if (!before || mark == null || before.mark == null || Object.is(before.mark, mark)) return;
+    // One filter's first block says nothing about another's.
+    if (!versioned && before.key !== filtersKey) return;
     void queryClient.invalidateQueries({
-      queryKey: procedure.queryKey(filters as Partial<TDef["input"]>),
-      // The blocks of these filters; the first one too unless it is what just told us.
-      predicate: (q) => blockInput(q)?.limit === rows && (versioned || blockInput(q)?.cursor !== undefined),
+      queryKey: procedure.pathKey(),
+      // Every cached block of this list whatever its filters (those in view refetch now, the rest
+      // when next shown) and the counts of "n of N"; not the first block that just told us.
+      predicate: (q) => {
+        const limit = blockInput(q)?.limit;
+        return (limit === rows || limit === 1) && (versioned || q.queryHash !== headHash);
+      },
     });
-    if (narrowed) void queryClient.invalidateQueries({ queryKey: countOptions.queryKey });
   }, [mark, filtersKey]);
 
   const blocks = new Map<number, Item[] | undefined>([[0, headData?.items]]);
