@@ -183,6 +183,12 @@ test("returning to Holdings after scrolling through it makes a few requests, and
   }
   await scroller.evaluate((el) => el.scrollTo(0, 0));
   await expect(rows.first()).toContainText("Long host 0");
+  // A search seen once stays cached after it is cleared.
+  const search = page.getByLabel("Search held Tools");
+  await search.fill("tool_h0_000");
+  await expect(page.getByTestId("holdings-total")).toHaveText("10 of 20,000 Tools");
+  await search.fill("");
+  await expect(page.getByTestId("holdings-total")).toContainText("20,000 Tools,");
 
   await page.clock.fastForward("00:20");
   let calls = recordCalls(page);
@@ -204,6 +210,10 @@ test("returning to Holdings after scrolling through it makes a few requests, and
   const blocks = calls.filter((c) => c === "identities.holdings").length;
   expect(blocks).toBeGreaterThan(0);
   expect(blocks).toBeLessThanOrEqual(3);
+  // Back to the earlier search: its cached rows are from before the rename, so they come again.
+  await search.fill("tool_h0_000");
+  await expect(page.getByTestId("holdings-total")).toHaveText("10 of 20,000 Tools");
+  await expect(rows.first()).toContainText("Long host 0 renamed");
   await context.close();
 });
 
