@@ -1,19 +1,76 @@
 "use client";
 
-import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
-import { formatBytes, formatCount } from "@/components/ui/format";
-import { MoreRows } from "@/components/ui/more-rows";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
-import { Table, Td, Th } from "@/components/ui/table";
+import { formatBytes } from "@/components/ui/format";
+import { EmptyState } from "@/components/ui/states";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
-import { toolCount } from "./labels";
+import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
+import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
+import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
 import type { IdentityView } from "./types";
 
-const PAGE = 100;
+type Holding = {
+  id: string;
+  modelFacingName: string;
+  nativeName: string;
+  description: string;
+  sourceId: string;
+  sourceName: string;
+  bytes: number;
+};
+
+const HEIGHT = "h-[calc(100dvh-11rem)] min-h-96";
+
+const COLUMNS: Column<Holding>[] = [
+  {
+    key: "name",
+    header: "Model-facing name",
+    cell: (t) => (
+      <>
+        <Link
+          href={`/tools/catalog/${t.id}`}
+          prefetch={false}
+          className="block truncate font-mono text-xs text-accent hover:underline"
+          title={t.modelFacingName}
+        >
+          {t.modelFacingName}
+        </Link>
+        <p className="truncate text-xs text-muted" title={t.description || undefined}>
+          {t.description || "No description"}
+        </p>
+      </>
+    ),
+  },
+  {
+    key: "native",
+    header: "Native name",
+    width: "w-[24%]",
+    className: "truncate font-mono text-xs text-muted",
+    cell: (t) => <span title={t.nativeName}>{t.nativeName}</span>,
+  },
+  {
+    key: "source",
+    header: "Source",
+    width: "w-[18%]",
+    className: "truncate",
+    cell: (t) => (
+      <Link href={`/tools/sources/${t.sourceId}`} prefetch={false} className="hover:underline" title={t.sourceName}>
+        {t.sourceName}
+      </Link>
+    ),
+  },
+  {
+    key: "size",
+    header: "Size",
+    width: "w-24",
+    headerClassName: "text-right",
+    className: "text-right tabular-nums",
+    cell: (t) => formatBytes(t.bytes),
+  },
+];
 
 /** Every Tool the identity holds, under the names its agents see. */
 export function HoldingsTable({ identity }: { identity: IdentityView }) {
@@ -21,33 +78,26 @@ export function HoldingsTable({ identity }: { identity: IdentityView }) {
   const [filters, setFilters] = useUrlState(["q", "source"] as const);
   const [search, setSearch] = useUrlSearch(filters.q, setFilters);
   const sourceId = identity.sources.some((s) => s.sourceId === filters.source) ? filters.source : "";
+  const narrowed = Boolean(filters.q || sourceId);
 
-  const holdings = useInfiniteQuery({
-    ...trpc.identities.holdings.infiniteQueryOptions(
-      { id: identity.id, search: filters.q || undefined, sourceId: sourceId || undefined, limit: PAGE },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
-    ),
-    placeholderData: keepPreviousData,
-  });
-  const rows = holdings.data?.pages.flatMap((p) => p.items) ?? [];
-  const total = holdings.data?.pages[0]?.total ?? 0;
-  const filtered = Boolean(filters.q || sourceId);
+  const holdings = useBlockList(
+    trpc.identities.holdings,
+    { id: identity.id, search: filters.q || undefined, sourceId: sourceId || undefined },
+    // identities.get is polled already: its version says when held Tools changed.
+    { refresh: { version: identity.holdingsVersion } },
+  );
+  const list = { ...holdings, everything: identity.tools };
+  function clearFilters() {
+    setSearch("");
+    setFilters({ q: null, source: null });
+  }
 
   return (
-    <section aria-labelledby="holdings-heading" className="space-y-4">
+    <section aria-labelledby="holdings-heading" className="space-y-2">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 id="holdings-heading" className="text-sm font-semibold">
-            Tools held
-          </h2>
-          <p className="text-sm text-muted" aria-live="polite">
-            {holdings.isPending
-              ? "Counting…"
-              : filtered
-                ? `${formatCount(total)} of ${toolCount(identity.tools)} match`
-                : `${toolCount(total)}, under the model-facing names its agents see`}
-          </p>
-        </div>
+        <h2 id="holdings-heading" className="text-sm font-semibold">
+          Tools held
+        </h2>
         <search className="flex flex-wrap gap-2">
           <label className="sr-only" htmlFor="holdings-search">
             Search held Tools
@@ -80,83 +130,41 @@ export function HoldingsTable({ identity }: { identity: IdentityView }) {
               </Select>
             </>
           )}
-          {filtered && (
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setSearch("");
-                setFilters({ q: null, source: null });
-              }}
-            >
-              Clear
+          {narrowed && (
+            <Button variant="ghost" onClick={clearFilters}>
+              Clear filters
             </Button>
           )}
         </search>
       </div>
-
-      {holdings.isPending ? (
-        <LoadingRows label="Loading held Tools" />
-      ) : holdings.isError ? (
-        <ErrorState error={holdings.error} retry={() => holdings.refetch()} />
-      ) : rows.length === 0 ? (
-        filtered ? (
-          <EmptyState title="No held Tools match">Try a broader search or all Sources.</EmptyState>
-        ) : (
+      <ListStatus list={list} noun={["Tool", "Tools"]} narrowed={narrowed} testId="holdings-total">
+        {!narrowed && !list.isPending && ", under the model-facing names its agents see"}
+      </ListStatus>
+      <ListBody
+        list={list}
+        narrowed={narrowed}
+        onClearFilters={clearFilters}
+        loadingLabel="Loading held Tools"
+        frameClassName={HEIGHT}
+        empty={
           <EmptyState title="Holds no Tools yet">
             {identity.sources.length === 0
               ? "Assign a Source under Sources; its Compatible Tools appear here."
               : "Its Sources publish no Compatible Tools right now (or their SDK Tool Hosts are silent)."}
           </EmptyState>
-        )
-      ) : (
-        <>
-          <Table
-            aria-label="Tools held"
-            aria-busy={holdings.isPlaceholderData}
-            className={holdings.isPlaceholderData ? "opacity-60" : undefined}
-          >
-            <thead>
-              <tr>
-                <Th>Model-facing name</Th>
-                <Th>Native name</Th>
-                <Th>Source</Th>
-                <Th className="text-right">Size</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((t) => (
-                <tr key={t.id} data-testid="holding-row">
-                  <Td className="max-w-md">
-                    <Link href={`/tools/catalog/${t.id}`} className="font-mono text-xs text-accent hover:underline">
-                      {t.modelFacingName}
-                    </Link>
-                    {t.description && (
-                      <p className="truncate text-xs text-muted" title={t.description}>
-                        {t.description}
-                      </p>
-                    )}
-                  </Td>
-                  <Td className="max-w-xs truncate font-mono text-xs text-muted" title={t.nativeName}>
-                    {t.nativeName}
-                  </Td>
-                  <Td className="whitespace-nowrap">
-                    <Link href={`/tools/sources/${t.sourceId}`} className="hover:underline">
-                      {t.sourceName}
-                    </Link>
-                  </Td>
-                  <Td className="text-right tabular-nums">{formatBytes(t.bytes)}</Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-          <MoreRows
-            shown={rows.length}
-            total={total}
-            pages={holdings}
-            label={`Load ${formatCount(Math.min(PAGE, total - rows.length))} more`}
-          />
-        </>
-      )}
+        }
+        noMatch={{ title: "No held Tools match", body: "Try a broader search or all Sources." }}
+      >
+        <VirtualTable
+          label="Tools held"
+          columns={COLUMNS}
+          list={list}
+          rowHeight={52}
+          rowTestId="holding-row"
+          scrollTestId="holdings-scroll"
+          className={HEIGHT}
+        />
+      </ListBody>
     </section>
   );
 }

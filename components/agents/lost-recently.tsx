@@ -1,17 +1,20 @@
 "use client";
 
-import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { ArrowDownRight, ArrowUpRight } from "lucide-react";
 import Link from "next/link";
+import { useMemo } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
+import { Input } from "@/components/ui/field";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
-import { MoreRows } from "@/components/ui/more-rows";
 import { SegmentedControl } from "@/components/ui/segmented-control";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
-import { Table, Td, Th } from "@/components/ui/table";
+import { EmptyState } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
-import { useUrlState } from "@/components/ui/use-url-state";
+import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
+import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
+import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
+import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
 import { COMPATIBILITY_LABELS } from "@/server/domain/catalog/compatibility";
 import { toolCount } from "./labels";
 import type { HoldingChange } from "./types";
@@ -27,7 +30,11 @@ const EMPTY: Record<Include, string> = {
   gains: "Nothing gained in the last 30 days",
   all: "No changes in the last 30 days",
 };
-const PAGE = 50;
+const NOUNS: Record<Include, readonly [string, string]> = {
+  losses: ["loss", "losses"],
+  gains: ["gain", "gains"],
+  all: ["change", "changes"],
+};
 
 /**
  * Tools lost and gained in the last 30 days, for the page header as well as the tab:
@@ -45,25 +52,85 @@ export function summaryText(summary: { lostTools: number; gainedTools: number })
   return `Lost ${toolCount(summary.lostTools)}, gained ${formatCount(summary.gainedTools)} in the last 30 days`;
 }
 
+const HEIGHT = "h-[calc(100dvh-11rem)] min-h-96";
+
+function columnsAt(now: number): Column<HoldingChange>[] {
+  return [
+    {
+      key: "when",
+      header: "When",
+      width: "w-36",
+      className: "whitespace-nowrap text-muted",
+      cell: (c) => (
+        <time dateTime={c.at.toISOString()} title={formatDateTime(c.at)}>
+          {formatRelative(c.at, now)}
+        </time>
+      ),
+    },
+    {
+      key: "change",
+      header: "Change",
+      width: "w-28",
+      cell: (c) =>
+        c.direction === "lost" ? (
+          <Badge tone="danger">
+            <ArrowDownRight className="size-3.5" aria-hidden /> Lost
+          </Badge>
+        ) : (
+          <Badge tone="ok">
+            <ArrowUpRight className="size-3.5" aria-hidden /> Gained
+          </Badge>
+        ),
+    },
+    { key: "tool", header: "Tool", cell: (c) => <ChangedTools change={c} /> },
+    {
+      key: "source",
+      header: "Source",
+      width: "w-[18%]",
+      className: "truncate",
+      cell: (c) =>
+        c.reason === "source_deleted" ? (
+          <span title={c.sourceName}>{c.sourceName}</span>
+        ) : (
+          <Link href={`/tools/sources/${c.sourceId}`} prefetch={false} className="hover:underline" title={c.sourceName}>
+            {c.sourceName}
+          </Link>
+        ),
+    },
+    {
+      key: "why",
+      header: "Why",
+      width: "w-[28%]",
+      className: "truncate",
+      cell: (c) => <span title={reasonInWords(c)}>{reasonInWords(c)}</span>,
+    },
+  ];
+}
+
 export function LostRecently({ identityId }: { identityId: string }) {
   const trpc = useTRPC();
   const now = useNow();
-  const [params, setParams] = useUrlState(["show"] as const);
+  const [params, setParams] = useUrlState(["show", "lq"] as const);
+  const [search, setSearch] = useUrlSearch(params.lq, setParams, "lq");
   const include: Include = params.show === "gains" || params.show === "all" ? params.show : "losses";
   const summary = useHoldingChangeSummary(identityId);
-  const changes = useInfiniteQuery({
-    ...trpc.identities.losses.infiniteQueryOptions(
-      { id: identityId, include, limit: PAGE },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
-    ),
-    placeholderData: keepPreviousData,
-  });
-  const rows = changes.data?.pages.flatMap((p) => p.items) ?? [];
-  const total = changes.data?.pages[0]?.total ?? 0;
-  const since = changes.data?.pages[0]?.since;
+  const newest = summary.data;
+  const changes = useBlockList(
+    trpc.identities.losses,
+    { id: identityId, include, search: params.lq || undefined },
+    {
+      unfiltered: { id: identityId, include },
+      // The summary is polled already; any new change or one leaving the window moves its count or first row.
+      refresh: { version: newest ? `${newest.total}\u0000${newest.items[0]?.id ?? ""}` : null },
+    },
+  );
+  const narrowed = Boolean(params.lq);
+  const columns = useMemo(() => columnsAt(now), [now]);
+  const since = newest?.since;
+  const label = INCLUDE.find((i) => i.value === include)?.label ?? "Changes";
 
   return (
-    <section aria-labelledby="lost-heading" className="space-y-4" data-testid="lost-recently">
+    <section aria-labelledby="lost-heading" className="space-y-2" data-testid="lost-recently">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 id="lost-heading" className="text-sm font-semibold">
@@ -81,79 +148,54 @@ export function LostRecently({ identityId }: { identityId: string }) {
             )}
           </p>
         </div>
-        <SegmentedControl
-          label="Show"
-          options={INCLUDE}
-          value={include}
-          onChange={(v) => setParams({ show: v === "losses" ? null : v })}
-        />
+        <search className="flex flex-wrap items-center gap-2">
+          <label className="sr-only" htmlFor="lost-search">
+            Search recent changes
+          </label>
+          <Input
+            id="lost-search"
+            type="search"
+            placeholder="Search Tool or Source…"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className="w-64"
+          />
+          <SegmentedControl
+            label="Show"
+            options={INCLUDE}
+            value={include}
+            onChange={(v) => setParams({ show: v === "losses" ? null : v })}
+          />
+        </search>
       </div>
-
-      {changes.isPending ? (
-        <LoadingRows label="Loading recent changes" />
-      ) : changes.isError ? (
-        <ErrorState error={changes.error} retry={() => changes.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState title={EMPTY[include]}>
-          Tools removed by a catalog check, made incompatible, withdrawn by a silent SDK Tool Host or taken away by an
-          unassignment show up here, with when and why.
-        </EmptyState>
-      ) : (
-        <>
-          <Table
-            aria-label={INCLUDE.find((i) => i.value === include)?.label ?? "Changes"}
-            aria-busy={changes.isPlaceholderData}
-            // The previous view stays visible while the next loads; dimming says it is not the answer yet.
-            className={changes.isPlaceholderData ? "opacity-60" : undefined}
-          >
-            <thead>
-              <tr>
-                <Th>When</Th>
-                <Th>Change</Th>
-                <Th>Tool</Th>
-                <Th>Source</Th>
-                <Th>Why</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((c) => (
-                <tr key={c.id} data-testid="change-row">
-                  <Td className="whitespace-nowrap text-muted">
-                    <time dateTime={c.at.toISOString()} title={formatDateTime(c.at)}>
-                      {formatRelative(c.at, now)}
-                    </time>
-                  </Td>
-                  <Td>
-                    {c.direction === "lost" ? (
-                      <Badge tone="danger">
-                        <ArrowDownRight className="size-3.5" aria-hidden /> Lost
-                      </Badge>
-                    ) : (
-                      <Badge tone="ok">
-                        <ArrowUpRight className="size-3.5" aria-hidden /> Gained
-                      </Badge>
-                    )}
-                  </Td>
-                  <Td className="max-w-xs">
-                    <ChangedTools change={c} />
-                  </Td>
-                  <Td className="whitespace-nowrap">
-                    {c.reason === "source_deleted" ? (
-                      <span>{c.sourceName}</span>
-                    ) : (
-                      <Link href={`/tools/sources/${c.sourceId}`} className="hover:underline">
-                        {c.sourceName}
-                      </Link>
-                    )}
-                  </Td>
-                  <Td>{reasonInWords(c)}</Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-          <MoreRows shown={rows.length} total={total} pages={changes} label="Load older" />
-        </>
-      )}
+      <ListStatus list={changes} noun={NOUNS[include]} narrowed={narrowed} testId="lost-total" />
+      <ListBody
+        list={changes}
+        narrowed={narrowed}
+        onClearFilters={() => {
+          setSearch("");
+          setParams({ lq: null });
+        }}
+        loadingLabel="Loading recent changes"
+        frameClassName={HEIGHT}
+        empty={
+          <EmptyState title={EMPTY[include]}>
+            Tools removed by a catalog check, made incompatible, withdrawn by a silent SDK Tool Host or taken away by an
+            unassignment show up here, with when and why.
+          </EmptyState>
+        }
+        noMatch={{ title: "No recent changes match", body: "Try a shorter search, or show gains and losses." }}
+      >
+        <VirtualTable
+          label={label}
+          columns={columns}
+          list={changes}
+          rowHeight={52}
+          rowTestId="change-row"
+          scrollTestId="lost-scroll"
+          className={HEIGHT}
+        />
+      </ListBody>
     </section>
   );
 }
@@ -167,6 +209,7 @@ function ChangedTools({ change }: { change: HoldingChange }) {
       {change.toolId ? (
         <Link
           href={`/tools/catalog/${change.toolId}`}
+          prefetch={false}
           className="block truncate font-mono text-xs underline-offset-2 hover:underline"
           title={name}
         >

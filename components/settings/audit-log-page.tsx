@@ -1,15 +1,18 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
-import { Table, Td, Th } from "@/components/ui/table";
+import { EmptyState } from "@/components/ui/states";
+import { useNow } from "@/components/ui/use-now";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
+import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
+import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
+import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
 
 const ACTOR_TYPES = [
   { value: "", label: "Anyone" },
@@ -22,24 +25,93 @@ const ACTOR_TYPES = [
 
 type ActorType = Exclude<(typeof ACTOR_TYPES)[number]["value"], "">;
 
+type AuditEvent = {
+  id: string;
+  at: Date;
+  actorType: string;
+  actorLabel: string;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  targetLabel: string | null;
+  details: unknown;
+};
+
+function columnsAt(now: number): Column<AuditEvent>[] {
+  return [
+    {
+      key: "when",
+      header: "When",
+      width: "w-36",
+      className: "whitespace-nowrap text-muted",
+      cell: (e) => <span title={formatDateTime(e.at)}>{formatRelative(e.at, now)}</span>,
+    },
+    {
+      key: "actor",
+      header: "Actor",
+      width: "w-[22%]",
+      className: "truncate",
+      cell: (e) => (
+        <>
+          <span className="font-medium" title={e.actorLabel}>
+            {e.actorLabel}
+          </span>{" "}
+          <Badge className="ml-1">{e.actorType.replace("_", " ")}</Badge>
+        </>
+      ),
+    },
+    {
+      key: "action",
+      header: "Action",
+      width: "w-[18%]",
+      className: "truncate",
+      cell: (e) => <code className="font-mono text-xs">{e.action}</code>,
+    },
+    {
+      key: "object",
+      header: "Object",
+      width: "w-[22%]",
+      className: "truncate",
+      cell: (e) => (
+        <span title={e.targetLabel ?? e.targetId ?? undefined}>
+          {e.targetLabel ?? e.targetId ?? "—"} <span className="text-xs text-muted">{e.targetType}</span>
+        </span>
+      ),
+    },
+    {
+      key: "details",
+      header: "Details",
+      className: "truncate font-mono text-xs text-muted",
+      cell: (e) => {
+        const text = e.details ? JSON.stringify(e.details) : "";
+        return <span title={text || undefined}>{text}</span>;
+      },
+    },
+  ];
+}
+
 export function AuditLogPage() {
   const trpc = useTRPC();
+  const now = useNow();
   const [filters, setFilters] = useUrlState(["q", "actor", "action"] as const);
   const [search, setSearch] = useUrlSearch(filters.q, setFilters);
+  const actorType = ACTOR_TYPES.some((a) => a.value && a.value === filters.actor)
+    ? (filters.actor as ActorType)
+    : undefined;
 
-  const events = useInfiniteQuery(
-    trpc.audit.list.infiniteQueryOptions(
-      {
-        search: filters.q || undefined,
-        actorType: (filters.actor || undefined) as ActorType | undefined,
-        action: filters.action || undefined,
-        limit: 50,
-      },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
-    ),
+  // Newest first: a new event always reaches the first block, so a refetch of it on focus
+  // (and every 30 s) says whether anything below needs one.
+  const events = useBlockList(
+    trpc.audit.list,
+    { search: filters.q || undefined, actorType, action: filters.action || undefined },
+    { unfiltered: {}, refetchInterval: 30_000 },
   );
-  const rows = events.data?.pages.flatMap((p) => p.items) ?? [];
-  const filtered = Boolean(filters.q || filters.actor || filters.action);
+  const narrowed = Boolean(filters.q || actorType || filters.action);
+  const columns = useMemo(() => columnsAt(now), [now]);
+  function clearFilters() {
+    setSearch("");
+    setFilters({ q: null, actor: null, action: null });
+  }
 
   return (
     <>
@@ -47,7 +119,7 @@ export function AuditLogPage() {
         title="Audit log"
         description="Every change: who made it (a person, an API key, an agent or Quartermaster itself), what, when, and to which object."
       />
-      <search className="mb-4 flex flex-wrap gap-2">
+      <search className="mb-1 flex flex-wrap gap-2">
         <label className="sr-only" htmlFor="audit-search">
           Search the audit log
         </label>
@@ -63,7 +135,7 @@ export function AuditLogPage() {
         </label>
         <Select
           id="audit-actor"
-          value={filters.actor}
+          value={actorType ?? ""}
           onChange={(e) => setFilters({ actor: e.target.value })}
           className="w-48"
         >
@@ -83,73 +155,35 @@ export function AuditLogPage() {
           onChange={(e) => setFilters({ action: e.target.value })}
           className="w-48"
         />
-        {filtered && (
-          <Button
-            variant="ghost"
-            onClick={() => {
-              setSearch("");
-              setFilters({ q: null, actor: null, action: null });
-            }}
-          >
+        {narrowed && (
+          <Button variant="ghost" onClick={clearFilters}>
             Clear filters
           </Button>
         )}
       </search>
-      {events.isPending ? (
-        <LoadingRows label="Loading the audit log" />
-      ) : events.isError ? (
-        <ErrorState error={events.error} retry={() => events.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState title={filtered ? "Nothing matches these filters" : "No changes recorded yet"}>
-          {filtered ? "Try a broader search." : "Changes made in the console, by API keys or by agents appear here."}
-        </EmptyState>
-      ) : (
-        <>
-          <Table aria-label="Audit events">
-            <thead>
-              <tr>
-                <Th>When</Th>
-                <Th>Actor</Th>
-                <Th>Action</Th>
-                <Th>Object</Th>
-                <Th>Details</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr key={e.id} data-testid="audit-row">
-                  <Td className="whitespace-nowrap text-muted" title={formatDateTime(e.at)}>
-                    {formatRelative(e.at)}
-                  </Td>
-                  <Td>
-                    <span className="font-medium">{e.actorLabel}</span>{" "}
-                    <Badge className="ml-1">{e.actorType.replace("_", " ")}</Badge>
-                  </Td>
-                  <Td>
-                    <code className="font-mono text-xs">{e.action}</code>
-                  </Td>
-                  <Td>
-                    {e.targetLabel ?? e.targetId ?? "—"} <span className="text-xs text-muted">{e.targetType}</span>
-                  </Td>
-                  <Td
-                    className="max-w-md truncate font-mono text-xs text-muted"
-                    title={e.details ? JSON.stringify(e.details) : undefined}
-                  >
-                    {e.details ? JSON.stringify(e.details) : ""}
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-          {events.hasNextPage && (
-            <div className="mt-4 flex justify-center">
-              <Button variant="secondary" onClick={() => events.fetchNextPage()} disabled={events.isFetchingNextPage}>
-                {events.isFetchingNextPage ? "Loading…" : "Load older events"}
-              </Button>
-            </div>
-          )}
-        </>
-      )}
+      <ListStatus list={events} noun={["event", "events"]} narrowed={narrowed} testId="audit-total" />
+      <ListBody
+        list={events}
+        narrowed={narrowed}
+        onClearFilters={clearFilters}
+        loadingLabel="Loading the audit log"
+        empty={
+          <EmptyState title="No changes recorded yet">
+            Changes made in the console, by API keys or by agents appear here.
+          </EmptyState>
+        }
+        noMatch={{ body: "Try a broader search." }}
+      >
+        <VirtualTable
+          label="Audit events"
+          columns={columns}
+          list={events}
+          rowHeight={44}
+          rowTestId="audit-row"
+          scrollTestId="audit-scroll"
+          minWidth="min-w-[56rem]"
+        />
+      </ListBody>
     </>
   );
 }

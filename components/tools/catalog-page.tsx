@@ -1,22 +1,24 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Loader2, PackageSearch, Plug } from "lucide-react";
+import { Plug } from "lucide-react";
 import Link from "next/link";
+import { useCallback } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
+import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
+import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
 import {
   COMPATIBILITY_LABELS,
   COMPATIBILITY_STATES,
   type CompatibilityState,
 } from "@/server/domain/catalog/compatibility";
 import { CatalogTable, type SortDirection, TOOL_SORTS, type ToolSort } from "./catalog-table";
-import { useCatalogBlocks } from "./use-catalog-blocks";
 
 // Names and Sources read naturally A→Z; sizes and dates are most useful largest/newest first.
 const DEFAULT_DIRECTION: Record<ToolSort, SortDirection> = {
@@ -52,9 +54,10 @@ export function CatalogPage() {
     ...trpc.catalog.facets.queryOptions({ sourceId: filters.source || undefined }),
     placeholderData: keepPreviousData,
   });
-  const catalog = useCatalogBlocks(input);
-  const tools = catalog.head;
-  const total = catalog.total;
+  // Any Tool may sit in any block of a sorted catalog: the facets' version (refetched on focus) says when to refetch.
+  const blocks = useBlockList(trpc.catalog.listTools, input, {
+    refresh: { version: facets.data?.version ?? null },
+  });
   const filtered = Boolean(filters.source || filters.state || filters.q);
   // With a Source chosen, "all states" means all of that Source's Tools.
   const everything = facets.data
@@ -62,15 +65,19 @@ export function CatalogPage() {
       ? Object.values(facets.data.states).reduce((n, c) => n + (c ?? 0), 0)
       : facets.data.total
     : undefined;
+  const catalog = { ...blocks, everything };
 
-  function onSort(next: ToolSort) {
-    const dir = next === sort ? (direction === "asc" ? "desc" : "asc") : DEFAULT_DIRECTION[next];
-    // Defaults stay out of the URL so the plain catalog keeps a plain address.
-    setFilters({
-      sort: next === "name" ? null : next,
-      dir: dir === DEFAULT_DIRECTION[next] ? null : dir,
-    });
-  }
+  const onSort = useCallback(
+    (next: ToolSort) => {
+      const dir = next === sort ? (direction === "asc" ? "desc" : "asc") : DEFAULT_DIRECTION[next];
+      // Defaults stay out of the URL so the plain catalog keeps a plain address.
+      setFilters({
+        sort: next === "name" ? null : next,
+        dir: dir === DEFAULT_DIRECTION[next] ? null : dir,
+      });
+    },
+    [sort, direction, setFilters],
+  );
   function clearFilters() {
     setSearch("");
     setFilters({ source: null, state: null, q: null });
@@ -134,52 +141,22 @@ export function CatalogPage() {
             Clear filters
           </Button>
         )}
-        {catalog.loadingMore && (
-          <span className="ml-auto inline-flex items-center gap-1.5 text-xs text-muted">
-            <Loader2 className="size-3.5 animate-spin" aria-hidden /> Loading more…
-          </span>
-        )}
-        <p
-          role="status"
-          className={catalog.loadingMore ? "text-sm text-muted" : "ml-auto text-sm text-muted"}
-          data-testid="catalog-total"
-        >
-          {tools.data &&
-            (filtered && everything !== undefined
-              ? `${formatCount(total)} of ${formatCount(everything)} Tools`
-              : `${formatCount(total)} ${total === 1 ? "Tool" : "Tools"}`)}
-        </p>
       </search>
-      {tools.isPending ? (
-        <LoadingRows rows={8} label="Loading the catalog" />
-      ) : tools.isError ? (
-        <ErrorState error={tools.error} retry={() => tools.refetch()} />
-      ) : total === 0 && !filtered ? (
-        <NoTools sourceCount={facets.data?.sources.length} />
-      ) : total === 0 ? (
-        <EmptyState
-          title="No Tools match these filters"
-          icon={<PackageSearch className="size-8" />}
-          action={
-            <Button variant="secondary" onClick={clearFilters}>
-              Clear filters
-            </Button>
-          }
-        >
-          Try a shorter search, another Source or another compatibility state.
-        </EmptyState>
-      ) : (
-        <CatalogTable
-          total={total}
-          rowAt={catalog.rowAt}
-          onRowsInView={catalog.onRowsInView}
-          sort={sort}
-          direction={direction}
-          onSort={onSort}
-          stale={tools.isPlaceholderData}
-          resetKey={JSON.stringify([input.sourceId, input.state, input.search, sort, direction])}
-        />
-      )}
+      <ListStatus list={catalog} noun={["Tool", "Tools"]} narrowed={filtered} testId="catalog-total" />
+      <ListBody
+        list={catalog}
+        narrowed={filtered}
+        onClearFilters={clearFilters}
+        loadingLabel="Loading the catalog"
+        frameClassName="h-[calc(100dvh-14rem)] min-h-96"
+        empty={<NoTools sourceCount={facets.data?.sources.length} />}
+        noMatch={{
+          title: "No Tools match these filters",
+          body: "Try a shorter search, another Source or another compatibility state.",
+        }}
+      >
+        <CatalogTable list={catalog} sort={sort} direction={direction} onSort={onSort} />
+      </ListBody>
     </>
   );
 }

@@ -1,110 +1,140 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
-import { Table, Td, Th } from "@/components/ui/table";
+import { EmptyState } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
-import { CheckChangesDialog } from "./check-changes-dialog";
+import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
+import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
+import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
+import { CheckChangesDialog, useShownCheck } from "./check-changes-dialog";
 import { failureFacts, formatElapsed, TRIGGER_LABELS } from "./labels";
 import type { CheckRow } from "./types";
 
-const PAGE = 20;
+const ROW_HEIGHT = 56;
 
+function columnsAt(now: number, show: (checkId: string) => void): Column<CheckRow>[] {
+  return [
+    {
+      key: "started",
+      header: "Started",
+      width: "w-32",
+      className: "whitespace-nowrap",
+      cell: (c) => <span title={formatDateTime(c.startedAt)}>{formatRelative(c.startedAt, now)}</span>,
+    },
+    {
+      key: "trigger",
+      header: "Trigger",
+      width: "w-28",
+      className: "whitespace-nowrap",
+      cell: (c) => TRIGGER_LABELS[c.trigger] ?? c.trigger,
+    },
+    { key: "outcome", header: "Outcome", width: "w-28", cell: (c) => <OutcomeBadge status={c.status} /> },
+    {
+      key: "duration",
+      header: "Duration",
+      width: "w-24",
+      headerClassName: "text-right",
+      className: "whitespace-nowrap text-right tabular-nums",
+      cell: (c) => formatElapsed((c.finishedAt?.getTime() ?? now) - c.startedAt.getTime()),
+    },
+    {
+      key: "pages",
+      header: "Pages",
+      width: "w-20",
+      headerClassName: "text-right",
+      className: "text-right tabular-nums",
+      cell: (c) => formatCount(c.pages),
+    },
+    {
+      key: "tools",
+      header: "Tools",
+      width: "w-20",
+      headerClassName: "text-right",
+      className: "text-right tabular-nums",
+      cell: (c) => formatCount(c.tools),
+    },
+    {
+      key: "bytes",
+      header: "Bytes",
+      width: "w-24",
+      headerClassName: "text-right",
+      className: "whitespace-nowrap text-right tabular-nums",
+      cell: (c) => <span title={`${formatCount(c.bytes)} bytes`}>{formatBytes(c.bytes)}</span>,
+    },
+    {
+      key: "changes",
+      header: "Changes",
+      width: "w-36",
+      className: "whitespace-nowrap tabular-nums",
+      cell: (c) => <Changes check={c} onShow={() => show(c.id)} />,
+    },
+    {
+      key: "failure",
+      header: "Failure",
+      cell: (c) => {
+        if (!c.failureCode) return <span className="text-muted">—</span>;
+        const facts = failureFacts(c.failureDetails as Record<string, unknown> | null);
+        const full = [c.failureMessage, ...facts].filter(Boolean).join(" · ");
+        return (
+          <div className="min-w-0" title={full}>
+            <code className="font-mono text-xs font-semibold text-danger">{c.failureCode}</code>
+            <p className="truncate text-xs">{full}</p>
+          </div>
+        );
+      },
+    },
+  ];
+}
+
+/** Every check (or registration) of a Source, newest first; a failure's whole text is in its title. */
 export function CheckHistory({ sourceId, isHost }: { sourceId: string; isHost: boolean }) {
   const trpc = useTRPC();
-  const checks = useInfiniteQuery(
-    trpc.sources.checks.infiniteQueryOptions(
-      { id: sourceId, limit: PAGE },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
-    ),
-  );
-  const rows = checks.data?.pages.flatMap((p) => p.items) ?? [];
-  const [showing, setShowing] = useState<string | null>(null);
-  const now = useNow(
-    1000,
-    rows.some((r) => r.status === "running"),
-  );
-
-  if (checks.isPending) return <LoadingRows rows={3} label="Loading check history" />;
-  if (checks.isError) return <ErrorState error={checks.error} retry={() => checks.refetch()} />;
-  if (rows.length === 0)
-    return (
-      <EmptyState title={isHost ? "No registrations yet" : "No checks yet"}>
-        {isHost
-          ? "Each registration the host sends is recorded here, accepted or refused."
-          : "Each catalog check is recorded here: when, how it ended, what it read and what changed."}
-      </EmptyState>
-    );
+  const shown = useShownCheck();
+  const [running, setRunning] = useState(false);
+  // Newest first: a new or finished check always reaches the first block. While one runs, watch it.
+  const checks = useBlockList(trpc.sources.checks, { id: sourceId }, { refetchInterval: running ? 2000 : undefined });
+  const newest = checks.rowAt(0);
+  useEffect(() => setRunning(newest?.status === "running"), [newest?.status]);
+  const now = useNow(running ? 1000 : 30_000);
+  const columns = useMemo(() => columnsAt(now, shown.show), [now, shown.show]);
+  const label = isHost ? "Registration history" : "Check history";
 
   return (
     <>
-      <Table aria-label={isHost ? "Registration history" : "Check history"}>
-        <thead>
-          <tr>
-            <Th>Started</Th>
-            <Th>Trigger</Th>
-            <Th>Outcome</Th>
-            <Th className="text-right">Duration</Th>
-            <Th className="text-right">Pages</Th>
-            <Th className="text-right">Tools</Th>
-            <Th className="text-right">Bytes</Th>
-            <Th>Changes</Th>
-            <Th>Failure</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((c) => (
-            <tr key={c.id} data-testid="check-row">
-              <Td className="whitespace-nowrap" title={formatDateTime(c.startedAt)}>
-                {formatRelative(c.startedAt, now)}
-              </Td>
-              <Td className="whitespace-nowrap">{TRIGGER_LABELS[c.trigger] ?? c.trigger}</Td>
-              <Td>
-                <OutcomeBadge status={c.status} />
-              </Td>
-              <Td className="whitespace-nowrap text-right tabular-nums">
-                {formatElapsed((c.finishedAt?.getTime() ?? now) - c.startedAt.getTime())}
-              </Td>
-              <Td className="text-right tabular-nums">{formatCount(c.pages)}</Td>
-              <Td className="text-right tabular-nums">{formatCount(c.tools)}</Td>
-              <Td className="whitespace-nowrap text-right tabular-nums" title={`${formatCount(c.bytes)} bytes`}>
-                {formatBytes(c.bytes)}
-              </Td>
-              <Td className="whitespace-nowrap tabular-nums">
-                <Changes check={c} onShow={() => setShowing(c.id)} />
-              </Td>
-              <Td className="min-w-64 max-w-96">
-                {c.failureCode ? (
-                  <div className="min-w-0" title={c.failureMessage ?? undefined}>
-                    <code className="font-mono text-xs font-semibold text-danger">{c.failureCode}</code>
-                    <p className="line-clamp-2 text-xs [overflow-wrap:anywhere]">{c.failureMessage}</p>
-                    {failureFacts(c.failureDetails as Record<string, unknown> | null).length > 0 && (
-                      <p className="text-xs text-muted [overflow-wrap:anywhere]">
-                        {failureFacts(c.failureDetails as Record<string, unknown> | null).join(" · ")}
-                      </p>
-                    )}
-                  </div>
-                ) : (
-                  <span className="text-muted">—</span>
-                )}
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-      <CheckChangesDialog checkId={showing} onClose={() => setShowing(null)} />
-      {checks.hasNextPage && (
-        <div className="mt-4 flex justify-center">
-          <Button variant="secondary" onClick={() => checks.fetchNextPage()} disabled={checks.isFetchingNextPage}>
-            {checks.isFetchingNextPage ? "Loading…" : "Load more"}
-          </Button>
-        </div>
-      )}
+      <ListStatus
+        list={checks}
+        noun={isHost ? ["registration", "registrations"] : ["check", "checks"]}
+        narrowed={false}
+        testId="check-history-total"
+      />
+      <ListBody
+        list={checks}
+        narrowed={false}
+        loadingLabel="Loading check history"
+        frameClassName="h-64"
+        empty={
+          <EmptyState title={isHost ? "No registrations yet" : "No checks yet"}>
+            {isHost
+              ? "Each registration the host sends is recorded here, accepted or refused."
+              : "Each catalog check is recorded here: when, how it ended, what it read and what changed."}
+          </EmptyState>
+        }
+      >
+        <VirtualTable
+          label={label}
+          columns={columns}
+          list={checks}
+          rowHeight={ROW_HEIGHT}
+          rowTestId="check-row"
+          scrollTestId="check-history"
+          fitRows={10}
+          minWidth="min-w-[64rem]"
+        />
+      </ListBody>
+      <CheckChangesDialog />
     </>
   );
 }

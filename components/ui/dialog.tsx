@@ -3,6 +3,7 @@
 import { X } from "lucide-react";
 import { type ReactNode, useEffect, useRef } from "react";
 import { Button } from "./button";
+import { cn } from "./cn";
 
 /**
  * A modal on the native <dialog> element: focus trapping, Escape and the inert
@@ -13,12 +14,15 @@ export function Dialog({
   onClose,
   title,
   description,
+  wide,
   children,
 }: {
   open: boolean;
   onClose: () => void;
   title: string;
   description?: ReactNode;
+  /** For a dialog holding a table. */
+  wide?: boolean;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -33,7 +37,10 @@ export function Dialog({
       ref={ref}
       onClose={onClose}
       aria-labelledby="dialog-title"
-      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-border bg-surface p-0 text-fg shadow-xl backdrop:bg-black/50"
+      className={cn(
+        "m-auto rounded-lg border border-border bg-surface p-0 text-fg shadow-xl backdrop:bg-black/50",
+        wide ? "w-[min(48rem,calc(100vw-2rem))]" : "w-[min(32rem,calc(100vw-2rem))]",
+      )}
     >
       {open && (
         <div className="p-5">

@@ -24,6 +24,9 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(2)} MiB`;
 }
 
+// One formatter: constructing one per call costs more than formatting (lists call this per row).
+const count = new Intl.NumberFormat("en");
+
 export function formatCount(n: number): string {
-  return new Intl.NumberFormat("en").format(n);
+  return count.format(n);
 }

@@ -31,14 +31,18 @@ export function useUrlState<K extends string>(keys: readonly K[]) {
 }
 
 /**
- * A search box whose text goes into the URL as `q` once typing pauses: the box answers
- * every keystroke, the address (and the query it drives) only the settled text.
+ * A search box whose text goes into the URL as `q` (or `key`) once typing pauses: the box
+ * answers every keystroke, the address (and the query it drives) only the settled text.
  */
-export function useUrlSearch(current: string, setFilters: (patch: { q: string | null }) => void) {
+export function useUrlSearch<K extends string = "q">(
+  current: string,
+  setFilters: (patch: Partial<Record<K, string | null>>) => void,
+  key: K = "q" as K,
+) {
   const [search, setSearch] = useState(current);
   const settled = useDebounced(search);
   useEffect(() => {
-    if (settled !== current) setFilters({ q: settled });
-  }, [settled, current, setFilters]);
+    if (settled !== current) setFilters({ [key]: settled } as Partial<Record<K, string | null>>);
+  }, [settled, current, setFilters, key]);
   return [search, setSearch] as const;
 }

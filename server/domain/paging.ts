@@ -2,8 +2,10 @@
  * Paging for list procedures. Offset cursors ("o" and a position) serve lists whose sort
  * has no key to seek from (any catalog sort, merged histories); keyset cursors (the last
  * row's id) serve lists in one fixed order. Both are opaque to API clients; the console
- * builds offset cursors itself to fetch the rows around any scroll position. Pure, so
- * the browser bundle can use it.
+ * builds offset cursors itself to fetch the rows around any scroll position
+ * (components/ui/virtual-list, decisions/0017), so every list it shows answers
+ * `{ items, total, nextCursor }` and takes an offset cursor. Pure, so the browser bundle
+ * can use it.
  */
 import { DomainError } from "../errors";
 
@@ -36,4 +38,28 @@ export function keysetPage<T extends { id: string }>(rows: T[], limit: number) {
   const hasMore = rows.length > limit;
   const items = hasMore ? rows.slice(0, limit) : rows;
   return { items, nextCursor: hasMore ? (items.at(-1)?.id ?? null) : null };
+}
+
+const OFFSET_CURSOR = /^o\d{1,9}$/;
+
+/**
+ * For lists that page by keyset for API clients (cheap however deep they go) and by
+ * offset for the console (any scroll position at once): findMany arguments for either
+ * kind of cursor, one row over to see whether more follow.
+ */
+export function pageArgs(input: { cursor?: string; limit: number }) {
+  if (input.cursor && OFFSET_CURSOR.test(input.cursor))
+    return { skip: decodeOffsetCursor(input.cursor), take: input.limit + 1 };
+  return keysetArgs(input);
+}
+
+/**
+ * The page from rows read with pageArgs: an offset cursor continues by offset, anything
+ * else by keyset.
+ */
+export function pageOf<T extends { id: string }>(rows: T[], input: { cursor?: string; limit: number }) {
+  const page = keysetPage(rows, input.limit);
+  if (!input.cursor || !OFFSET_CURSOR.test(input.cursor)) return page;
+  const offset = decodeOffsetCursor(input.cursor);
+  return { items: page.items, nextCursor: page.nextCursor ? `o${offset + page.items.length}` : null };
 }

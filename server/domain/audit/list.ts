@@ -1,7 +1,7 @@
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
-import { keysetArgs, keysetPage } from "../paging";
+import { pageArgs, pageOf } from "../paging";
 import { parseInput } from "../validation";
 import { type TListAuditEventsInput, ZListAuditEventsInput } from "./schemas";
 
@@ -23,10 +23,9 @@ export async function listAuditEvents(actor: Actor, raw: TListAuditEventsInput) 
         ]
       : undefined,
   };
-  const rows = await db.auditEvent.findMany({
-    where,
-    orderBy: [{ at: "desc" }, { id: "desc" }],
-    ...keysetArgs(input),
-  });
-  return keysetPage(rows, input.limit);
+  const [rows, total] = await Promise.all([
+    db.auditEvent.findMany({ where, orderBy: [{ at: "desc" }, { id: "desc" }], ...pageArgs(input) }),
+    db.auditEvent.count({ where }),
+  ]);
+  return { ...pageOf(rows, input), total };
 }

@@ -10,7 +10,8 @@ export const ZListAuditEventsInput = z.object({
   search: z.string().max(200).optional(),
   from: z.coerce.date().optional(),
   to: z.coerce.date().optional(),
-  cursor: z.string().optional(),
+  /** Opaque; from the previous page's nextCursor. */
+  cursor: z.string().max(40).optional(),
   limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(50),
 });
 export type TListAuditEventsInput = z.input<typeof ZListAuditEventsInput>;

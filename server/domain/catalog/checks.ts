@@ -1,8 +1,9 @@
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
+import type { Prisma } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
 import { recordAudit } from "../audit/record";
-import { keysetArgs, keysetPage } from "../paging";
+import { pageArgs, pageOf } from "../paging";
 import { ZChecksInput, ZSourceIdInput } from "../sources/schemas";
 import { parseInput } from "../validation";
 import { type CheckOutcome, runCatalogCheck } from "./check";
@@ -97,13 +98,17 @@ export async function listChecks(actor: Actor, raw: { id: string; limit?: number
   requireRole(actor, "viewer");
   const input = parseInput(ZChecksInput, raw);
   const db = await getDb();
-  const rows = await db.catalogCheck.findMany({
-    where: { sourceId: input.id },
-    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-    ...keysetArgs(input),
-    select: CHECK_SELECT,
-  });
-  return keysetPage(rows, input.limit);
+  const where = { sourceId: input.id };
+  const [rows, total] = await Promise.all([
+    db.catalogCheck.findMany({
+      where,
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      ...pageArgs(input),
+      select: CHECK_SELECT,
+    }),
+    db.catalogCheck.count({ where }),
+  ]);
+  return { ...pageOf(rows, input), total };
 }
 
 /** The running check of a Source, if any, with pages, Tools and bytes so far. */
@@ -119,16 +124,32 @@ export async function checkProgress(actor: Actor, raw: { id: string }) {
   return running ?? null;
 }
 
-/** Which Tools one check or registration added, removed or changed. */
-export async function listCheckChanges(actor: Actor, raw: { checkId: string; cursor?: string; limit?: number }) {
+/** Which Tools one check or registration added, removed or changed: by kind, then by name. */
+export async function listCheckChanges(
+  actor: Actor,
+  raw: { checkId: string; search?: string; cursor?: string; limit?: number },
+) {
   requireRole(actor, "viewer");
   const input = parseInput(ZCheckChangesInput, raw);
   const db = await getDb();
-  const rows = await db.catalogChange.findMany({
-    where: { checkId: input.checkId },
-    orderBy: [{ kind: "asc" }, { nativeName: "asc" }, { id: "asc" }],
-    ...keysetArgs(input),
-    select: { id: true, kind: true, nativeName: true, modelFacingName: true, detail: true },
-  });
-  return keysetPage(rows, input.limit);
+  const search = input.search?.trim();
+  const where: Prisma.CatalogChangeWhereInput = {
+    checkId: input.checkId,
+    OR: search
+      ? [
+          { nativeName: { contains: search, mode: "insensitive" } },
+          { modelFacingName: { contains: search, mode: "insensitive" } },
+        ]
+      : undefined,
+  };
+  const [rows, total] = await Promise.all([
+    db.catalogChange.findMany({
+      where,
+      orderBy: [{ kind: "asc" }, { nativeName: "asc" }, { id: "asc" }],
+      ...pageArgs(input),
+      select: { id: true, kind: true, nativeName: true, modelFacingName: true, detail: true },
+    }),
+    db.catalogChange.count({ where }),
+  ]);
+  return { ...pageOf(rows, input), total };
 }

@@ -7,6 +7,7 @@ import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
 import type { CompatibilityState } from "./compatibility";
 import { type TListToolsInput, ZFacetsInput, ZListToolsInput, ZToolIdInput } from "./schemas";
+import { catalogVersionOf, VERSION_SELECT } from "./version";
 
 const LIST_SELECT = {
   id: true,
@@ -93,7 +94,8 @@ export async function listTools(actor: Actor, raw?: TListToolsInput) {
 
 /**
  * Counts for the catalog's filters: per Source, and per compatibility state within the
- * chosen Source (all Sources when none), so the state menu counts what it would show.
+ * chosen Source (all Sources when none), so the state menu counts what it would show;
+ * and the catalog's version, which moves whenever any listed Tool could read differently.
  */
 export async function catalogFacets(actor: Actor, raw?: { sourceId?: string }) {
   requireRole(actor, "viewer");
@@ -101,14 +103,18 @@ export async function catalogFacets(actor: Actor, raw?: { sourceId?: string }) {
   const db = await getDb();
   const [byState, sources] = await Promise.all([
     db.tool.groupBy({ by: ["compatibility"], where: { sourceId }, _count: true }),
-    db.source.findMany({ select: { id: true, name: true, kind: true, toolCount: true }, orderBy: { name: "asc" } }),
+    db.source.findMany({
+      select: { ...VERSION_SELECT, kind: true, toolCount: true },
+      orderBy: { name: "asc" },
+    }),
   ]);
   return {
     states: Object.fromEntries(byState.map((s) => [s.compatibility, s._count])) as Partial<
       Record<CompatibilityState, number>
     >,
-    sources,
+    sources: sources.map((s) => ({ id: s.id, name: s.name, kind: s.kind, toolCount: s.toolCount })),
     total: sources.reduce((n, s) => n + s.toolCount, 0),
+    version: catalogVersionOf(sources),
   };
 }
 

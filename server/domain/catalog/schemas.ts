@@ -25,6 +25,9 @@ export const ZFacetsInput = z.object({ sourceId: z.string().optional() }).defaul
 
 export const ZCheckChangesInput = z.object({
   checkId: z.string().min(1),
-  cursor: z.string().optional(),
+  /** Matches native and model-facing names. */
+  search: z.string().trim().max(200, "must be at most 200 characters").optional(),
+  /** Opaque; from the previous page's nextCursor. */
+  cursor: z.string().max(40).optional(),
   limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(100),
 });

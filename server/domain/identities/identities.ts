@@ -6,6 +6,7 @@ import { LIMITS } from "../../limits";
 import { recordAudit } from "../audit/record";
 import { utf8Bytes } from "../catalog/canonical";
 import { fmt, fmtBytes } from "../catalog/failures";
+import { catalogVersionOf } from "../catalog/version";
 import { parseInput } from "../validation";
 import { budgetOf, identityTotals, makeBudget, planningEstimate, stateOf } from "./budget";
 import { REFERENCE_BYTES } from "./reference-tools";
@@ -339,6 +340,7 @@ export async function getIdentity(actor: Actor, raw: { id: string }) {
           hostSilentSince: true,
           failingSince: true,
           lastCheckAt: true,
+          catalogVersion: true,
         },
       },
     },
@@ -388,6 +390,8 @@ export async function getIdentity(actor: Actor, raw: { id: string }) {
     budget,
     tools: sources.reduce((n, s) => n + s.tools, 0),
     sources,
+    /** Moves whenever a held Tool could read differently: the console refetches Holdings only then. */
+    holdingsVersion: catalogVersionOf(assignments.map((a) => a.source)),
     largestTools: largestTools.map((t) => ({
       id: t.id,
       nativeName: t.nativeName,

@@ -71,9 +71,15 @@ function intervalsFrom(events: { sourceId: string; kind: "assigned" | "unassigne
   return intervals;
 }
 
+/**
+ * The identity's changes, newest first; within one moment (a check's Tools share its
+ * time) assignment events first, then by model-facing name. The catalog's changes are
+ * paged in the database and merged with the identity's few assignment events, so a
+ * page deep in 20,000 changes reads one page's worth of rows, not every row before it.
+ */
 export async function listHoldingChanges(
   actor: Actor,
-  raw: { id: string; include?: "losses" | "gains" | "all"; cursor?: string; limit?: number },
+  raw: { id: string; include?: "losses" | "gains" | "all"; search?: string; cursor?: string; limit?: number },
   now = new Date(),
 ) {
   requireRole(actor, "viewer");
@@ -84,9 +90,13 @@ export async function listHoldingChanges(
     throw notFound("Agent Identity");
 
   const since = new Date(now.getTime() - LIMITS.LOSSES_WINDOW_DAYS.value * 86_400_000);
-  const events = await db.assignmentEvent.findMany({ where: { identityId: input.id }, orderBy: { at: "asc" } });
+  const events = await db.assignmentEvent.findMany({
+    where: { identityId: input.id },
+    orderBy: [{ at: "asc" }, { id: "asc" }],
+  });
   const intervals = intervalsFrom(events).filter((i) => !i.to || i.to > since);
   const kinds = [...(input.include !== "gains" ? LOSS_KINDS : []), ...(input.include !== "losses" ? GAIN_KINDS : [])];
+  const search = input.search?.toLowerCase();
 
   const held = (kinds: CatalogChangeKind[]): Prisma.CatalogChangeWhereInput | null =>
     intervals.length
@@ -99,8 +109,23 @@ export async function listHoldingChanges(
           })),
         }
       : null;
-  const changeWhere = held(kinds);
-  // The summary always counts both ways, whichever way the list is filtered.
+  const listed = held(kinds);
+  const changeWhere: Prisma.CatalogChangeWhereInput | null =
+    listed && search
+      ? {
+          AND: [
+            listed,
+            {
+              OR: [
+                { modelFacingName: { contains: search, mode: "insensitive" } },
+                { nativeName: { contains: search, mode: "insensitive" } },
+                { sourceName: { contains: search, mode: "insensitive" } },
+              ],
+            },
+          ],
+        }
+      : listed;
+  // The summary always counts both ways, whichever way the list is filtered or searched.
   const everyWhere = held([...LOSS_KINDS, ...GAIN_KINDS]);
 
   const assignmentKinds = [
@@ -108,15 +133,24 @@ export async function listHoldingChanges(
     ...(input.include !== "losses" ? (["assigned"] as const) : []),
   ];
   const recentEvents = events
-    .filter((e) => e.at >= since && (assignmentKinds as readonly string[]).includes(e.kind))
+    .filter(
+      (e) =>
+        e.at >= since &&
+        (assignmentKinds as readonly string[]).includes(e.kind) &&
+        (!search || e.sourceName.toLowerCase().includes(search)),
+    )
     .reverse();
 
+  // Every assignment event could sort before the page: the changes on it start at most
+  // that many rows earlier than `offset`.
+  const skip = Math.max(0, offset - recentEvents.length);
   const [changes, changeTotal, byDirection] = await Promise.all([
     changeWhere
       ? db.catalogChange.findMany({
           where: changeWhere,
-          orderBy: [{ at: "desc" }, { id: "asc" }],
-          take: offset + input.limit,
+          orderBy: [{ at: "desc" }, { modelFacingName: "asc" }, { id: "asc" }],
+          skip,
+          take: offset + input.limit - skip,
         })
       : Promise.resolve([]),
     changeWhere ? db.catalogChange.count({ where: changeWhere }) : Promise.resolve(0),
@@ -157,10 +191,9 @@ export async function listHoldingChanges(
       detail: null,
     };
   });
-  const merged = [...fromChanges, ...fromEvents].sort(
-    (a, b) => b.at.getTime() - a.at.getTime() || a.id.localeCompare(b.id),
-  );
-  const page = merged.slice(offset, offset + input.limit);
+  // Row `skip + i` of the whole list is row i of this merge (see mergeNewestFirst).
+  const merged = mergeNewestFirst(fromEvents, fromChanges);
+  const page = merged.slice(offset - skip, offset - skip + input.limit);
   // Link each lost or gained Tool to the catalog while it is still there.
   const named = page.filter((i) => i.nativeName);
   const present = named.length
@@ -190,4 +223,22 @@ export async function listHoldingChanges(
         count(GAIN_KINDS) + allEvents.filter((e) => e.kind === "assigned").reduce((n, e) => n + e.toolCount, 0),
     },
   };
+}
+
+/**
+ * Merges all of the identity's assignment events with a run of its catalog changes, both
+ * newest first, keeping each list's own order (the database's, for changes) and putting
+ * an event before a change of the same moment. When the run starts after `skip` changes,
+ * every row from the run's first change on sits at `skip` plus its index here; the events
+ * merged in ahead of that change sort before the page the run was read for.
+ */
+export function mergeNewestFirst<T extends { at: Date }>(events: T[], changes: T[]): T[] {
+  const out: T[] = [];
+  let e = 0;
+  for (const change of changes) {
+    while (e < events.length && (events[e] as T).at.getTime() >= change.at.getTime()) out.push(events[e++] as T);
+    out.push(change);
+  }
+  while (e < events.length) out.push(events[e++] as T);
+  return out;
 }

@@ -45,6 +45,8 @@ export const ZLossesInput = z.object({
   id: z.string().min(1),
   /** Losses only, gains only, or both. */
   include: z.enum(["losses", "gains", "all"]).default("all"),
+  /** Matches the Tool's model-facing and native names and the Source's name. */
+  search: z.string().trim().max(200, "must be at most 200 characters").optional(),
   cursor: z.string().max(40).optional(),
   limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(100),
 });

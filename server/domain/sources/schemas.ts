@@ -89,5 +89,6 @@ export const ZListSourcesInput = z
 export const ZChecksInput = z.object({
   id: z.string().min(1),
   limit: z.number().int().min(1).max(200).default(50),
-  cursor: z.string().optional(),
+  /** Opaque; from the previous page's nextCursor. */
+  cursor: z.string().max(40).optional(),
 });
