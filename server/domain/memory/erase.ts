@@ -46,6 +46,17 @@ export async function eraseMemory(actor: Actor, raw: unknown) {
       scope.id,
       series.map((s) => [s.subjectKey, s.predicateKey]),
     );
+    // Their words no longer count toward the scope's lexeme frequencies.
+    await tx.$executeRawUnsafe(
+      `UPDATE memory_lexeme ml SET df = ml.df - x.n
+         FROM (SELECT m."scopeId", l.lexeme, count(*)::int AS n
+                 FROM memory m, unnest(tsvector_to_array(m."searchVector")) AS l(lexeme)
+                WHERE m.id = ANY($1::text[]) AND m."searchVector" IS NOT NULL
+                GROUP BY 1, 2) x
+        WHERE ml."scopeId" = x."scopeId" AND ml.lexeme = x.lexeme`,
+      ids,
+    );
+    await tx.$executeRawUnsafe(`DELETE FROM memory_lexeme WHERE "scopeId" = $1 AND df <= 0`, scope.id);
     await tx.$executeRawUnsafe(
       `UPDATE memory SET body = NULL, title = '', "contentHash" = NULL, "searchVector" = NULL, "lshBands" = '{}',
               tags = '{}', "erasedAt" = $2, "erasedBy" = $3,

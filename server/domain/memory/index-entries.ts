@@ -31,10 +31,20 @@ export async function indexMemories(
   onlyMissing = false,
 ): Promise<void> {
   if (!memories.length) return;
+  // The scope's lexeme counts move with the entries written, in the same statement.
   await tx.$executeRawUnsafe(
-    `UPDATE memory m SET "searchVector" = ${VECTOR}, "lshBands" = x.bands::int[]
-       FROM json_to_recordset($1::json) AS x(id text, heading text, tags text, rest text, bands text)
-      WHERE m.id = x.id${onlyMissing ? ` AND m."searchVector" IS NULL` : ""}`,
+    `WITH written AS (
+       UPDATE memory m SET "searchVector" = ${VECTOR}, "lshBands" = x.bands::int[]
+         FROM json_to_recordset($1::json) AS x(id text, heading text, tags text, rest text, bands text)
+        WHERE m.id = x.id${onlyMissing ? ` AND m."searchVector" IS NULL` : ""}
+        RETURNING m."scopeId", m."searchVector"
+     )
+     INSERT INTO memory_lexeme ("scopeId", lexeme, df)
+     SELECT w."scopeId", l.lexeme, count(*)::int
+       FROM written w, unnest(tsvector_to_array(w."searchVector")) AS l(lexeme)
+      GROUP BY w."scopeId", l.lexeme
+      ORDER BY 1, 2
+     ON CONFLICT ("scopeId", lexeme) DO UPDATE SET df = memory_lexeme.df + EXCLUDED.df`,
     JSON.stringify(memories.map(entry)),
   );
 }

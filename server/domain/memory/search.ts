@@ -40,6 +40,13 @@ export const RANKING = {
   time: 1.6,
   /** Lexical candidates ranked further (context, time) before the page is cut. */
   candidates: 300,
+  /** How many of the best of them get a trigram similarity (it reads the body). */
+  trigramScored: 60,
+  /** A word held by at most this many memories (or this share of the scope) generates candidates. */
+  selectiveDf: 1000,
+  selectiveShare: 0.01,
+  /** Matches read at most, whatever the words: a bound on one search's work. */
+  maxMatches: 10_000,
   /** Strongest candidates whose episode neighbours are looked up. */
   contextSeeds: 60,
 } as const;
@@ -125,55 +132,86 @@ async function scopeSize(scopeId: string): Promise<number> {
   return n;
 }
 
-async function queryLexemes(text: string): Promise<string[]> {
+interface Term {
+  lexeme: string;
+  /** Memories of the scope that hold it (memory_lexeme). */
+  df: number;
+}
+
+/** The query's words as lexemes, in order, with how many memories of the scope hold each. */
+async function queryTerms(text: string, scopeId: string): Promise<Term[]> {
   const db = await getDb();
-  const rows = await db.$queryRawUnsafe<{ lexeme: string; pos: number }[]>(
-    `SELECT u.lexeme, u.positions[1] AS pos FROM unnest(to_tsvector('english', $1)) u`,
+  const rows = await db.$queryRawUnsafe<{ lexeme: string; pos: number; df: number }[]>(
+    `SELECT u.lexeme, u.positions[1] AS pos, coalesce(ml.df, 0) AS df
+       FROM unnest(to_tsvector('english', $1)) u
+       LEFT JOIN memory_lexeme ml ON ml."scopeId" = $2 AND ml.lexeme = u.lexeme`,
     text,
+    scopeId,
   );
   return rows
     .sort((a, b) => a.pos - b.pos)
-    .map((r) => r.lexeme)
-    .filter((l) => !QUESTION_STEMS.has(l))
-    .slice(0, 24);
+    .filter((r) => !QUESTION_STEMS.has(r.lexeme) && r.df > 0)
+    .slice(0, 24)
+    .map((r) => ({ lexeme: r.lexeme, df: r.df }));
 }
 
+/**
+ * The lexical leg in one statement: candidates from the query's rare words (a word most of
+ * the scope holds finds everything and ranks nothing, so it only scores what the rare ones
+ * found), scored by IDF-weighted ts_rank, coverage and heading, and the trigram similarity
+ * of the best of them to the query.
+ */
 async function lexicalCandidates(
   filters: Filters,
-  lexemes: string[],
+  terms: Term[],
   scopeId: string,
+  query: string,
 ): Promise<{ rows: Candidate[]; total: number }> {
-  if (!lexemes.length) return { rows: [], total: 0 };
+  if (!terms.length) return { rows: [], total: 0 };
   const db = await getDb();
   const f = filters.extend();
-  const terms = lexemes.map((l) => f.arg(tsqueryLiteral(l)));
-  const n = f.arg(Math.max(await scopeSize(scopeId), 1));
+  const n = Math.max(await scopeSize(scopeId), 1, ...terms.map((t) => t.df));
+  const args = terms.map((t) => f.arg(tsqueryLiteral(t.lexeme)));
+  const idf = terms.map((t) => Math.log(1 + (n - t.df + 0.5) / (t.df + 0.5)));
   const weights = f.arg(RANKING.positionWeights);
+  const selectiveDf = Math.max(RANKING.selectiveDf, RANKING.selectiveShare * n);
+  const byRarity = terms.map((t, i) => ({ ...t, i })).sort((a, b) => a.df - b.df);
+  const selective = byRarity.filter((t) => t.df <= selectiveDf);
+  // Only common words: memories holding the two rarest of them together.
+  const generator = selective.length
+    ? selective.map((t) => `${args[t.i]}::tsquery`).join(" || ")
+    : byRarity
+        .slice(0, 2)
+        .map((t) => `${args[t.i]}::tsquery`)
+        .join(" && ");
   // The parameters are parsed into tsqueries once (q), not once per row; the WHERE keeps
   // its own casts so the planner can take the GIN index.
-  const any = terms.map((t) => `${t}::tsquery`).join(" || ");
-  const parsed = terms.map((t, i) => `${t}::tsquery AS t${i}`).join(", ");
-  const df = terms.map((_, i) => `count(*) FILTER (WHERE c.v @@ q.t${i})::float8 AS d${i}`).join(", ");
-  const idf = (i: number) => `ln(1 + (${n}::float8 - d.d${i} + 0.5) / (d.d${i} + 0.5))`;
-  const rank = terms.map((_, i) => `${idf(i)} * ts_rank(${weights}::float4[], c.v, q.t${i}, 1)`).join(" + ");
-  const matched = terms.map((_, i) => `(c.v @@ q.t${i})::int`).join(" + ");
+  const parsed = args.map((a, i) => `${a}::tsquery AS t${i}`).join(", ");
+  const rank = args.map((_, i) => `${idf[i]} * ts_rank(${weights}::float4[], c.v, q.t${i}, 1)`).join(" + ");
+  const matched = args.map((_, i) => `(c.v @@ q.t${i})::int`).join(" + ");
   // The same words restricted to heading positions (weight A).
-  const inHeading = f.arg(lexemes.map((l) => `${tsqueryLiteral(l)}:A`).join(" | "));
+  const inHeading = f.arg(terms.map((t) => `${tsqueryLiteral(t.lexeme)}:A`).join(" | "));
+  const text = f.arg(query);
   const rows = await db.$queryRawUnsafe<
-    { id: string; episodeId: string; occurredAt: Date; lex: number; total: bigint }[]
+    { id: string; episodeId: string; occurredAt: Date; lex: number; total: bigint; sim: number }[]
   >(
     `WITH q AS MATERIALIZED (SELECT ${parsed}, ${inHeading}::tsquery AS heading),
      c AS MATERIALIZED (
        SELECT m.id, m."episodeId", m."occurredAt", m."searchVector" AS v FROM memory m
-        WHERE ${f.sql()} AND m."searchVector" @@ (${any})
-     ), d AS MATERIALIZED (SELECT ${df} FROM c, q)
-     SELECT c.id, c."episodeId", c."occurredAt",
-            (${rank}) * ${RANKING.fulltextScale} * (${matched})::float8 / ${terms.length}
-              * (1 + ${RANKING.heading} * (c.v @@ q.heading)::int) AS lex,
-            count(*) OVER () AS total
-       FROM c, d, q
-      ORDER BY lex DESC, c.id
-      LIMIT ${RANKING.candidates}`,
+        WHERE ${f.sql()} AND m."searchVector" @@ (${generator})
+        LIMIT ${RANKING.maxMatches}
+     ), r AS (
+       SELECT c.id, c."episodeId", c."occurredAt",
+              (${rank}) * ${RANKING.fulltextScale} * (${matched})::float8 / ${args.length}
+                * (1 + ${RANKING.heading} * (c.v @@ q.heading)::int) AS lex,
+              count(*) OVER () AS total
+         FROM c, q
+        ORDER BY lex DESC, c.id
+        LIMIT ${RANKING.candidates}
+     )
+     SELECT r.*, CASE WHEN row_number() OVER (ORDER BY r.lex DESC, r.id) <= ${RANKING.trigramScored}
+                      THEN word_similarity(${text}, left(m.body, 4000))::float8 ELSE 0 END AS sim
+       FROM r JOIN memory m ON m.id = r.id`,
     ...f.params,
   );
   return {
@@ -182,7 +220,7 @@ async function lexicalCandidates(
       episodeId: r.episodeId,
       occurredAt: r.occurredAt,
       fulltext: r.lex,
-      trigram: 0,
+      trigram: r.sim,
       vector: 0,
     })),
     total: Number(rows[0]?.total ?? 0),
@@ -343,9 +381,9 @@ export async function searchMemories(actor: Actor, raw: TSearchInput | unknown):
   } else {
     const parsed = searchText(query);
     time = parsed.time;
-    const lexemes = await queryLexemes(parsed.text);
+    const terms = await queryTerms(parsed.text, scope.id);
     const [lexical, vectors] = await Promise.all([
-      lexicalCandidates(filters, lexemes, scope.id),
+      lexicalCandidates(filters, terms, scope.id, query),
       vectorHits(filters, query, RANKING.candidates),
     ]);
     let candidates = lexical.rows;
@@ -363,9 +401,10 @@ export async function searchMemories(actor: Actor, raw: TSearchInput | unknown):
       candidates = [...candidates, ...fresh];
       total += fresh.length;
     }
+    // Lexical and trigram-only candidates came with theirs; the vector leg's finds need one.
     const sims = await trigramScores(
       query,
-      candidates.filter((c) => c.trigram === 0).map((c) => c.id),
+      candidates.filter((c) => c.vector > 0 && c.fulltext === 0 && c.trigram === 0).map((c) => c.id),
     );
     for (const c of candidates) if (sims.has(c.id)) c.trigram = sims.get(c.id) ?? 0;
     const seeds = [...candidates]
