@@ -41,7 +41,7 @@ export const RANKING = {
   /** Lexical candidates ranked further (context, time) before the page is cut. */
   candidates: 300,
   /** How many of the best of them get a trigram similarity (it reads the body). */
-  trigramScored: 60,
+  trigramScored: 300,
   /** A word held by at most this many memories (or this share of the scope) generates candidates. */
   selectiveDf: 1000,
   selectiveShare: 0.01,
