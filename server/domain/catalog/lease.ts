@@ -5,8 +5,8 @@
  * runs, so a crashed instance's lease lapses within LEASE_MS; on the embedded database,
  * where one process holds the data, a start clears them at once (clearLeasesAtStart).
  */
-import { hostname } from "node:os";
 import { getDb } from "../../db";
+import { INSTANCE_ID } from "../../instance";
 import { LIMITS } from "../../limits";
 import { CHECK_INTERVALS } from "../sources/schemas";
 
@@ -20,7 +20,7 @@ export const LEASE_MS = LIMITS.CHECK_WALL_CLOCK_MS.value;
 export const LEASE_RENEW_MS = LEASE_MS / 3;
 
 export const INTERRUPTED = "Interrupted: Quartermaster stopped while this check was running.";
-export const INSTANCE_ID = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+export { INSTANCE_ID };
 
 /** Claims up to `limit` MCP Connections whose check is due. */
 export async function claimDueSources(limit: number, now = new Date()): Promise<string[]> {
