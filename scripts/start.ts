@@ -10,11 +10,14 @@ import { env } from "@/env";
 import { closeDatabase } from "@/server/db";
 import { DemoPortTaken, startEverythingServer } from "@/server/demo/everything-server";
 import { type DemoToolHost, startDemoToolHost } from "@/server/demo/tool-host-launcher";
+import { releaseHeldLeases } from "@/server/domain/catalog/lease";
 import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
 import { startMemoryScheduler } from "@/server/domain/memory/scheduler";
 import { prepareDatabase } from "@/server/domain/system/bootstrap";
+import { leavePool } from "@/server/http/drain";
 import { startHttpServer } from "@/server/http/serve";
+import { INSTANCE_ID, startDraining } from "@/server/instance";
 import { log } from "@/server/log";
 
 const ROOT = process.cwd();
@@ -84,7 +87,7 @@ let demoMcp: Awaited<ReturnType<typeof startEverythingServer>> | null = null;
 let demoHost: DemoToolHost | null = null;
 
 async function main() {
-  if (!dev) buildIfNeeded();
+  if (!dev && env.QM_BUILD) buildIfNeeded();
   const { firstRun } = await prepareDatabase();
   demoMcp = env.QM_DEMO ? await startDemoMcpServer() : null;
   const demo = demoMcp ? await seedDemo({ firstRun, demoMcpUrl: demoMcp.url }) : null;
@@ -98,7 +101,10 @@ async function main() {
   const memoryScheduler = env.QM_SCHEDULER ? startMemoryScheduler() : null;
   // The demo's SDK Tool Host registers over HTTP, so it starts once the app is serving.
   demoHost = demo?.billingHostToken ? await startDemoToolHost({ url: server.url, token: demo.billingHostToken }) : null;
-  log.info({ url: server.url, database: env.DATABASE_URL ? "postgresql" : "embedded" }, "Quartermaster is serving");
+  log.info(
+    { url: server.url, database: env.DATABASE_URL ? "postgresql" : "embedded", instance: INSTANCE_ID },
+    "Quartermaster is serving",
+  );
   const lines = [``, `  Quartermaster is running at ${server.url}`];
   if (demo)
     lines.push(
@@ -121,16 +127,39 @@ async function main() {
   lines.push(``);
   console.log(lines.join("\n"));
 
+  // SIGTERM (an orchestrator, a rolling upgrade) or Ctrl-C: drain within the grace period.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, "shutting down: no new requests, finishing the ones in flight");
+    const deadline = Date.now() + env.QM_SHUTDOWN_GRACE_SECONDS * 1000;
+    // However the steps below go, the process is gone by the end of the grace period.
+    setTimeout(
+      () => {
+        log.error("grace period over and the shutdown has not finished; exiting");
+        process.exit(1);
+      },
+      deadline - Date.now() + 2_000,
+    );
+    log.info(
+      { signal, graceSeconds: env.QM_SHUTDOWN_GRACE_SECONDS },
+      "draining: not ready any more, finishing the requests and checks in flight",
+    );
+    startDraining();
+    scheduler?.pause();
+    const left = await leavePool(server.traffic, { maxMs: Math.min(5_000, (deadline - Date.now()) / 3) });
+    log.info({ waitedMs: left.waitedMs, inFlight: server.traffic.inFlight() }, "left the pool; no new connections");
     // The demo host first: it finishes its calls in flight while the app can still take their results.
     await demoHost?.stop();
-    await server.close();
-    await scheduler?.stop();
-    await memoryScheduler?.stop();
+    // Requests and checks finish side by side; both are cut a moment before the deadline,
+    // leaving time to release the leases.
+    await Promise.all([
+      server.close(deadline - 2_000),
+      scheduler?.stop(deadline - 2_000),
+      memoryScheduler?.stop(deadline - 2_000),
+    ]);
+    const released = await releaseHeldLeases().catch(() => 0);
+    if (released) log.info({ released }, "released the leases still held");
     await demoMcp?.stop();
     await closeDatabase();
     log.info("stopped");
