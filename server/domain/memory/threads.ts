@@ -241,6 +241,17 @@ export async function getThread(actor: Actor, raw: unknown) {
   return { ...thread, ...(await threadIndex(thread.id, input)) };
 }
 
+/**
+ * A thread's members as a list the console scrolls in blocks (threads.members): pinned
+ * first (newest pin first), then by when they happened, newest first, then by id.
+ */
+export async function listThreadMembers(actor: Actor, raw: unknown) {
+  const input = parseInput(ZThreadMembersListInput, raw);
+  const thread = await requireThread(actor, input.threadId, "read");
+  const index = await threadIndex(thread.id, input);
+  return { items: index.members, total: index.memberCount, nextCursor: index.nextCursor };
+}
+
 /** A thread's index by name within a scope (the qm://thread/{name} resource). */
 export async function getThreadByName(actor: Actor, scopeId: string, name: string) {
   const scope = await requireScope(actor, scopeId, "read");
