@@ -86,6 +86,8 @@ describe("memory lists", () => {
     const members = await api.threads.members({ threadId: file.threadId, limit: 500 });
     expect(members.total).toBe(N);
     expect(members.items[0]?.id).toBe(file.ids[7]);
+    // Members sharing a time keep the memory list's order: the later-written first.
+    expect(members.items.slice(1, 4).map((m) => m.title)).toEqual([N - 1, N - 2, N - 3].map(memoryTitle));
     const memberBlocks = await readByOffset((p) => api.threads.members({ threadId: file.threadId, ...p }), 64);
     expect(memberBlocks.rows.map((m) => m.id)).toEqual(members.items.map((m) => m.id));
 

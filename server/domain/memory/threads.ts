@@ -243,7 +243,7 @@ export async function getThread(actor: Actor, raw: unknown) {
 
 /**
  * A thread's members as a list the console scrolls in blocks (threads.members): pinned
- * first (newest pin first), then by when they happened, newest first, then by id.
+ * first (newest pin first), then by when they happened, newest first, then in write order.
  */
 export async function listThreadMembers(actor: Actor, raw: unknown) {
   const input = parseInput(ZThreadMembersListInput, raw);
@@ -268,7 +268,13 @@ async function threadIndex(threadId: string, page: { cursor?: string; limit: num
   const [rows, total, pinnedCount] = await Promise.all([
     db.threadMember.findMany({
       where: { threadId },
-      orderBy: [{ pinnedAt: { sort: "desc", nulls: "last" } }, { memory: { occurredAt: "desc" } }, { memoryId: "asc" }],
+      // Memories sharing a time in write order, newest first, as the memory list has them.
+      orderBy: [
+        { pinnedAt: { sort: "desc", nulls: "last" } },
+        { memory: { occurredAt: "desc" } },
+        { memory: { seq: "desc" } },
+        { memoryId: "asc" },
+      ],
       skip: offset,
       take: page.limit,
       select: {
