@@ -121,7 +121,7 @@ function memoryColumns(scored: boolean, now: number): Column<MemoryRow>[] {
     columns.push({
       key: "score",
       header: "Score",
-      width: "w-72",
+      width: "w-80",
       headerClassName: "text-right",
       cell: (m) => <ScoreBreakdown score={m.score} signals={m.signals} compact />,
     });

@@ -131,7 +131,7 @@ function proposalColumns(actions: RowActions, now: number): Column<ProposalItem>
     {
       key: "kind",
       header: "Kind",
-      width: "w-28",
+      width: "w-24",
       cell: (p) => (
         <span data-kind={p.kind} data-status={p.status} className="inline-flex">
           <Badge tone={KIND_TONES[p.kind] ?? "neutral"}>{PROPOSAL_KIND_LABELS[p.kind] ?? p.kind}</Badge>
@@ -158,7 +158,7 @@ function proposalColumns(actions: RowActions, now: number): Column<ProposalItem>
     {
       key: "score",
       header: "Score",
-      width: "w-20",
+      width: "w-16",
       headerClassName: "text-right",
       className: "text-right font-mono tabular-nums",
       cell: (p) => p.score.toFixed(2),
@@ -462,7 +462,7 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
             rowTestId="proposal-row"
             scrollTestId="proposals-scroll"
             className={FRAME}
-            minWidth="min-w-[28rem]"
+            minWidth="min-w-[22rem]"
             activeIndex={at}
             onRowClick={(_, __, index) => setActive(index)}
           />

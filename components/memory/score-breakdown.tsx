@@ -56,8 +56,9 @@ export function ScoreBreakdown({
       </div>
       <ul
         className={cn(
-          "flex justify-end gap-x-3 gap-y-0.5 text-xs text-muted",
-          compact ? "max-w-full flex-nowrap overflow-hidden whitespace-nowrap" : "flex-wrap",
+          "flex gap-x-3 gap-y-0.5 text-xs text-muted",
+          // Cut at the end, not the start: justify-end would push the first signal out of view.
+          compact ? "max-w-full flex-nowrap overflow-hidden whitespace-nowrap" : "flex-wrap justify-end",
         )}
         aria-hidden
       >
