@@ -63,7 +63,7 @@ async function rawMcpServer(options: { toolText: string; resultText?: string }) 
 }
 
 /** A JSON-RPC answer from /mcp, sent as JSON or as one event of a stream (tools/call streams). */
-function rpcAnswer(text: string): { result: Record<string, any> } {
+function rpcAnswer(text: string): { result: { isError?: boolean; structuredContent: { error: unknown } } } {
   const data = text.startsWith("{")
     ? text
     : text
