@@ -46,6 +46,10 @@ let demoHost: DemoToolHost | null = null;
 async function main() {
   if (!dev && env.QM_BUILD) buildIfNeeded(ROOT);
   const { firstRun } = await prepareDatabase();
+  if (env.DATABASE_URL && !env.QM_SECRET)
+    log.warn(
+      "QM_SECRET is not set: this instance signs sessions and seals Source headers with a secret generated in its own data folder; other instances on this database must share one QM_SECRET (docs/deploy.md)",
+    );
   demoMcp = env.QM_DEMO ? await startDemoMcpServer() : null;
   const demo = demoMcp ? await seedDemo({ firstRun, demoMcpUrl: demoMcp.url }) : null;
   if (demoMcp && !demo) {
