@@ -15,6 +15,7 @@ import { prepareDatabase } from "@/server/domain/system/bootstrap";
 import { leavePool } from "@/server/http/drain";
 import { startHttpServer } from "@/server/http/serve";
 import { INSTANCE_ID, startDraining } from "@/server/instance";
+import { INSTANCE_LIMITS } from "@/server/limits";
 import { log } from "@/server/log";
 import { buildIfNeeded } from "./build-if-needed";
 
@@ -45,6 +46,10 @@ let demoHost: DemoToolHost | null = null;
 async function main() {
   if (!dev && env.QM_BUILD) buildIfNeeded(ROOT);
   const { firstRun } = await prepareDatabase();
+  if (env.DATABASE_URL && !env.QM_SECRET)
+    log.warn(
+      "QM_SECRET is not set: this instance signs sessions and seals Source headers with a secret generated in its own data folder; other instances on this database must share one QM_SECRET (docs/deploy.md)",
+    );
   demoMcp = env.QM_DEMO ? await startDemoMcpServer() : null;
   const demo = demoMcp ? await seedDemo({ firstRun, demoMcpUrl: demoMcp.url }) : null;
   if (demoMcp && !demo) {
@@ -105,7 +110,10 @@ async function main() {
     scheduler?.pause();
     // The demo host first: it finishes its calls in flight while the app can still take their results.
     await demoHost?.stop();
-    const left = await leavePool(server.traffic, { maxMs: Math.min(5_000, (deadline - Date.now()) / 3) });
+    // At most a third of the grace period goes to leaving the pool: the rest is for finishing.
+    const left = await leavePool(server.traffic, {
+      maxMs: Math.min(INSTANCE_LIMITS.DRAIN_LEAVE_POOL_MAX_MS.value, (deadline - Date.now()) / 3),
+    });
     log.info({ waitedMs: left.waitedMs, inFlight: server.traffic.inFlight() }, "left the pool; no new connections");
     // Requests and checks finish side by side; both are cut a moment before the deadline,
     // leaving time to release the leases.
