@@ -10,12 +10,15 @@ import { env } from "@/env";
 import { closeDatabase } from "@/server/db";
 import { DemoPortTaken, startEverythingServer } from "@/server/demo/everything-server";
 import { type DemoToolHost, startDemoToolHost } from "@/server/demo/tool-host-launcher";
+import { flushCallLog } from "@/server/domain/calls/recorder";
+import { startCallLogSweeper } from "@/server/domain/calls/sweeper";
 import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
 import { startMemoryScheduler } from "@/server/domain/memory/scheduler";
 import { prepareDatabase } from "@/server/domain/system/bootstrap";
 import { startHttpServer } from "@/server/http/serve";
 import { log } from "@/server/log";
+import { startTracingFromEnv, stopTracing } from "@/server/observability/tracing";
 
 const ROOT = process.cwd();
 const dev = process.argv.includes("--dev");
@@ -85,6 +88,7 @@ let demoHost: DemoToolHost | null = null;
 
 async function main() {
   if (!dev) buildIfNeeded();
+  await startTracingFromEnv();
   const { firstRun } = await prepareDatabase();
   demoMcp = env.QM_DEMO ? await startDemoMcpServer() : null;
   const demo = demoMcp ? await seedDemo({ firstRun, demoMcpUrl: demoMcp.url }) : null;
@@ -96,6 +100,7 @@ async function main() {
   const server = await startHttpServer({ dev, host: env.HOST, port: env.PORT, dir: ROOT });
   const scheduler = env.QM_SCHEDULER ? startScheduler() : null;
   const memoryScheduler = env.QM_SCHEDULER ? startMemoryScheduler() : null;
+  const callLogSweeper = env.QM_SCHEDULER ? startCallLogSweeper() : null;
   // The demo's SDK Tool Host registers over HTTP, so it starts once the app is serving.
   demoHost = demo?.billingHostToken ? await startDemoToolHost({ url: server.url, token: demo.billingHostToken }) : null;
   log.info({ url: server.url, database: env.DATABASE_URL ? "postgresql" : "embedded" }, "Quartermaster is serving");
@@ -131,6 +136,10 @@ async function main() {
     await server.close();
     await scheduler?.stop();
     await memoryScheduler?.stop();
+    await callLogSweeper?.stop();
+    // The calls answered last are still in memory; they reach the call log before the database closes.
+    await flushCallLog();
+    await stopTracing();
     await demoMcp?.stop();
     await closeDatabase();
     log.info("stopped");

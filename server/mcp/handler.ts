@@ -8,6 +8,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { trustedOrigins } from "../auth";
 import { authenticateAgentToken } from "../domain/identities/tokens";
 import { LIMITS } from "../limits";
+import { observeMcpRequest } from "../observability/mcp-request";
 import { bearerToken } from "../tokens";
 import { jsonRpcErrorResponse } from "./errors";
 import { buildMcpServer } from "./server";
@@ -20,7 +21,11 @@ function originAllowed(request: Request): boolean {
   return trustedOrigins().includes(origin);
 }
 
-export async function handleMcpPost(request: Request): Promise<Response> {
+export function handleMcpPost(request: Request): Promise<Response> {
+  return observeMcpRequest(request, () => answerMcpPost(request));
+}
+
+async function answerMcpPost(request: Request): Promise<Response> {
   if (!originAllowed(request))
     return jsonRpcErrorResponse(403, "FORBIDDEN", `Requests from ${request.headers.get("origin")} are not accepted.`);
   const token = bearerToken(request.headers.get("authorization"));

@@ -17,6 +17,7 @@ import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamable
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { type Dispatcher, request } from "undici";
+import { SpanKind, traceHeaders, withSpan } from "../../observability/tracing";
 
 /** An answer that is JSON but not a JSON-RPC message. */
 export class NotJsonRpc extends Error {
@@ -78,8 +79,20 @@ export class CatalogTransport implements Transport {
     return headers;
   }
 
+  /**
+   * One HTTP exchange with the Source, as a span (when tracing is on) whose context the
+   * Source receives as W3C trace context (traceparent), so its own spans join the trace.
+   */
+  private call(method: "POST" | "DELETE", headers: Record<string, string>, body?: string) {
+    return withSpan(
+      "mcp.source.request",
+      { kind: SpanKind.CLIENT, attributes: { "http.request.method": method, "server.address": this.url.host } },
+      () => this.exchange(method, { ...headers, ...traceHeaders() }, body),
+    );
+  }
+
   /** Sends with redirects followed only within the server's own origin, as the SDK does. */
-  private async call(method: "POST" | "DELETE", headers: Record<string, string>, body?: string) {
+  private async exchange(method: "POST" | "DELETE", headers: Record<string, string>, body?: string) {
     let url = this.url;
     for (let hop = 0; ; hop++) {
       const response = await request(url, {
