@@ -15,36 +15,4 @@ export async function agentFor(sourceIds: string[]) {
   return { api, identity, token, tokenId: row.id };
 }
 
-export interface RpcAnswer {
-  status: number;
-  result?: {
-    content: { type: string; text?: string }[];
-    structuredContent?: Record<string, unknown>;
-    isError?: boolean;
-  };
-  error?: { code: number; message: string; data?: Record<string, unknown> };
-}
-
-let id = 0;
-export async function callTool(
-  mcpUrl: string,
-  token: string,
-  name: string,
-  args: unknown = {},
-  headers: Record<string, string> = {},
-): Promise<RpcAnswer> {
-  const response = await fetch(mcpUrl, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } }),
-  });
-  const text = await response.text();
-  const body = text ? (JSON.parse(text) as { result?: RpcAnswer["result"]; error?: RpcAnswer["error"] }) : {};
-  return { status: response.status, result: body.result, error: body.error };
-}
+export { callTool, type RpcAnswer } from "./mcp-rpc";
