@@ -45,6 +45,7 @@ test("an operator reads an identity's calls, limits it in the console, and finds
   await limits.getByLabel("Calls a minute").fill("1");
   await limits.getByRole("button", { name: "Save limits" }).click();
   await expect(limits).toContainText("Saved.");
+  await saveScreenshot(page, "identity-calls");
   const answers = [await callTool(mcp, token, good), await callTool(mcp, token, good)];
   expect(answers.some((a) => (a.result?.structuredContent?.error as { code?: string })?.code === "RATE_LIMITED")).toBe(
     true,
@@ -60,4 +61,5 @@ test("an operator reads an identity's calls, limits it in the console, and finds
   await page.goto(`/tools/sources/${source.id}`);
   await expect(page.getByTestId("call-stats").getByTestId("stat-calls")).toHaveText("5");
   await expect(page.getByTestId("failures-by-code")).toContainText("RATE_LIMITED");
+  await saveScreenshot(page, "source-calls");
 });
