@@ -17,6 +17,7 @@
  *      (bench/memory.ts; `npm run bench:memory` runs only these).
  *   6. /mcp tools/call to an SDK Tool Host built with the SDK, 50 agents at once: calls per
  *      second, p50 and p99 (bench/sdk-host.ts; reported).
+ *   7. What the call log, rate limits and metrics add to a call (bench/call-log.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -50,6 +51,7 @@ const { createToken } = await import("@/server/domain/identities/tokens");
 const { handleMcpPost } = await import("@/server/mcp/handler");
 const { memorySuite } = await import("./memory");
 const { benchSdkHost } = await import("./sdk-host");
+const { benchCallLog } = await import("./call-log");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -365,6 +367,8 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
     rows.push(...(await memorySuite(opened.kind)));
     // ── 6. /mcp calls to an SDK Tool Host, 50 agents at once ──
     rows.push(...(await benchSdkHost()));
+    // ── 7. watching a call: call log, rate limits, metrics ──
+    rows.push(...(await benchCallLog()));
   } finally {
     server.stop();
     await closeDatabase();

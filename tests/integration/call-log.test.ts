@@ -221,7 +221,9 @@ describe("the call log", () => {
     const stats = await viewer.calls.stats({ subject: "identity", id: identity.id });
     expect(stats).toMatchObject({ calls: 4, isError: 1, failed: 0, errorRate: 0.25 });
     expect(stats.p50Ms).not.toBeNull();
-    expect(stats.perDay).toHaveLength(1);
+    expect(stats.perDay).toHaveLength(14);
+    expect(stats.perDay.at(-1)).toMatchObject({ day: new Date().toISOString().slice(0, 10), calls: 4, isError: 1 });
+    expect(stats.perDay.slice(0, -1).every((d) => d.calls === 0)).toBe(true);
     const bySource = await viewer.calls.stats({ subject: "source", id: source.id });
     expect(bySource.calls).toBe(4);
     const db = await getDb();

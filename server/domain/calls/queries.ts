@@ -129,6 +129,7 @@ export async function callStats(actor: Actor, raw: TCallStatsInput) {
   ]);
   const t = totals[0] ?? { calls: 0, failed: 0, is_error: 0, p50: null, p95: null };
   const ms = (v: number | null) => (v === null ? null : Math.round(Number(v)));
+  const byDay = new Map(days.map((d) => [new Date(d.day).toISOString().slice(0, 10), d]));
   return {
     days: input.days,
     calls: t.calls,
@@ -137,14 +138,22 @@ export async function callStats(actor: Actor, raw: TCallStatsInput) {
     errorRate: t.calls ? (t.failed + t.is_error) / t.calls : 0,
     p50Ms: ms(t.p50),
     p95Ms: ms(t.p95),
-    perDay: days.map((d) => ({
-      day: new Date(d.day).toISOString().slice(0, 10),
-      calls: d.calls,
-      failed: d.failed,
-      isError: d.is_error,
-      p50Ms: ms(d.p50),
-      p95Ms: ms(d.p95),
-    })),
+    perDay: everyDay(input.days).map((day) => {
+      const d = byDay.get(day);
+      return {
+        day,
+        calls: d?.calls ?? 0,
+        failed: d?.failed ?? 0,
+        isError: d?.is_error ?? 0,
+        p50Ms: ms(d?.p50 ?? null),
+        p95Ms: ms(d?.p95 ?? null),
+      };
+    }),
     failuresByCode: codes,
   };
+}
+
+/** The last `days` UTC days, oldest first, today included: a day without calls still has a bar. */
+function everyDay(days: number, now = Date.now()): string[] {
+  return Array.from({ length: days }, (_, i) => new Date(now - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
 }
