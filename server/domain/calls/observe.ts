@@ -15,9 +15,9 @@ import { type Outcome, outcomeOfError, outcomeOfResult } from "./outcome";
 import { recordCall } from "./recorder";
 
 interface ResultLike {
-  content?: unknown[];
+  content?: unknown;
   isError?: boolean;
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: unknown;
 }
 
 export async function observeToolCall<R extends ResultLike>(

@@ -16,7 +16,7 @@ export interface Outcome {
 
 interface ResultLike {
   isError?: boolean;
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: unknown;
 }
 
 /**
@@ -26,7 +26,8 @@ interface ResultLike {
  */
 export function outcomeOfResult(result: ResultLike): Outcome {
   if (!result.isError) return { outcome: "ok", failureCode: null };
-  const code = (result.structuredContent?.error as { code?: unknown } | undefined)?.code;
+  const structured = result.structuredContent as { error?: { code?: unknown } } | undefined;
+  const code = structured?.error?.code;
   if (typeof code === "string" && code in TOOL_CALL_FAILURE_CODES) return { outcome: "failed", failureCode: code };
   return { outcome: "is_error", failureCode: null };
 }

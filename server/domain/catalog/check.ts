@@ -71,7 +71,7 @@ async function checkSource(
     // Read while the server answers the first requests; publication reuses it if still current.
     const snapshot = readCatalog(db, sourceId);
     const stager = new DefinitionStager(snapshot.then((s) => new Set(s?.tools.map((t) => t.definitionHash))));
-    const { tools, progress } = await listMcpCatalog({
+    const { tools, progress, protocolVersion } = await listMcpCatalog({
       url: source.url,
       headers,
       allowLinkLocal,
@@ -105,6 +105,7 @@ async function checkSource(
           lastFailureCode: null,
           lastFailureMessage: null,
           lastFailureDetails: Prisma.DbNull,
+          ...(protocolVersion ? { protocolVersion } : {}),
         },
       });
     });
