@@ -32,6 +32,22 @@ export async function callTool(
     body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } }),
   });
   const text = await response.text();
-  const body = text ? (JSON.parse(text) as { result?: RpcAnswer["result"]; error?: RpcAnswer["error"] }) : {};
+  const body = text ? (parseAnswer(text) as { result?: RpcAnswer["result"]; error?: RpcAnswer["error"] }) : {};
   return { status: response.status, result: body.result, error: body.error };
+}
+
+/** The JSON-RPC answer, sent as JSON or as Server-Sent Events (the answer is the event with an id). */
+function parseAnswer(text: string): unknown {
+  if (!text.startsWith("event:") && !text.startsWith("data:") && !text.startsWith(":")) return JSON.parse(text);
+  for (const event of text.split(/\n\n/)) {
+    const data = event
+      .split("\n")
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).trimStart())
+      .join("\n");
+    if (!data) continue;
+    const message = JSON.parse(data) as { id?: unknown };
+    if (message.id !== undefined) return message;
+  }
+  throw new Error(`No answer in the event stream: ${text.slice(0, 200)}`);
 }
