@@ -58,7 +58,7 @@ export async function observeToolCall<R extends ResultLike>(
         }
         try {
           result = await dispatch();
-          outcome = outcomeOfResult(result);
+          outcome = outcomeOfResult(result, { builtIn });
           return result;
         } finally {
           await admission.release();

@@ -4,7 +4,7 @@
  * timed out, the result broke a limit, RATE_LIMITED, …) that reached the agent as an
  * isError result, or a refusal of the request (NOT_FOUND, INVALID_INPUT, …).
  */
-import { isDomainError } from "../../errors";
+import { ERROR_CODES, isDomainError } from "../../errors";
 import { TOOL_CALL_FAILURE_CODES } from "../agent-tools/failures";
 
 export type CallOutcome = "ok" | "is_error" | "failed";
@@ -21,14 +21,16 @@ interface ResultLike {
 
 /**
  * A failure Quartermaster made is an isError result whose structured error carries one of
- * the Tool Call failure codes (agent-tools/result.ts failedResult). A Source's own isError
- * result is the Tool's answer, not a failure of the call.
+ * its codes: a Tool Call failure code (agent-tools/result.ts failedResult) or a domain
+ * error's, and, from a built-in tool (which no Source answers), any code. A Source's own
+ * isError result is the Tool's answer, not a failure of the call.
  */
-export function outcomeOfResult(result: ResultLike): Outcome {
+export function outcomeOfResult(result: ResultLike, options: { builtIn?: boolean } = {}): Outcome {
   if (!result.isError) return { outcome: "ok", failureCode: null };
   const structured = result.structuredContent as { error?: { code?: unknown } } | undefined;
   const code = structured?.error?.code;
-  if (typeof code === "string" && code in TOOL_CALL_FAILURE_CODES) return { outcome: "failed", failureCode: code };
+  if (typeof code === "string" && (options.builtIn || code in TOOL_CALL_FAILURE_CODES || code in ERROR_CODES))
+    return { outcome: "failed", failureCode: code.slice(0, 100) };
   return { outcome: "is_error", failureCode: null };
 }
 
