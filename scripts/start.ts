@@ -7,6 +7,8 @@ import { env } from "@/env";
 import { closeDatabase } from "@/server/db";
 import { DemoPortTaken, startEverythingServer } from "@/server/demo/everything-server";
 import { type DemoToolHost, startDemoToolHost } from "@/server/demo/tool-host-launcher";
+import { flushCallLog } from "@/server/domain/calls/recorder";
+import { startCallLogSweeper } from "@/server/domain/calls/sweeper";
 import { releaseHeldLeases } from "@/server/domain/catalog/lease";
 import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
@@ -17,6 +19,7 @@ import { startHttpServer } from "@/server/http/serve";
 import { INSTANCE_ID, startDraining } from "@/server/instance";
 import { INSTANCE_LIMITS } from "@/server/limits";
 import { log } from "@/server/log";
+import { startTracingFromEnv, stopTracing } from "@/server/observability/tracing";
 import { buildIfNeeded } from "./build-if-needed";
 
 const ROOT = process.cwd();
@@ -45,6 +48,7 @@ let demoHost: DemoToolHost | null = null;
 
 async function main() {
   if (!dev && env.QM_BUILD) buildIfNeeded(ROOT);
+  await startTracingFromEnv();
   const { firstRun } = await prepareDatabase();
   if (env.DATABASE_URL && !env.QM_SECRET)
     log.warn(
@@ -60,6 +64,7 @@ async function main() {
   const server = await startHttpServer({ dev, host: env.HOST, port: env.PORT, dir: ROOT });
   const scheduler = env.QM_SCHEDULER ? startScheduler() : null;
   const memoryScheduler = env.QM_SCHEDULER ? startMemoryScheduler() : null;
+  const callLogSweeper = env.QM_SCHEDULER ? startCallLogSweeper() : null;
   // The demo's SDK Tool Host registers over HTTP, so it starts once the app is serving.
   demoHost = demo?.billingHostToken ? await startDemoToolHost({ url: server.url, token: demo.billingHostToken }) : null;
   log.info(
@@ -121,7 +126,11 @@ async function main() {
       server.close(deadline - 2_000),
       scheduler?.stop(deadline - 2_000),
       memoryScheduler?.stop(deadline - 2_000),
+      callLogSweeper?.stop(),
     ]);
+    // The calls answered last are still in memory; they reach the call log before the database closes.
+    await flushCallLog();
+    await stopTracing();
     const released = await releaseHeldLeases().catch(() => 0);
     if (released) log.info({ released }, "released the leases still held");
     await demoMcp?.stop();

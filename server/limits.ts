@@ -120,6 +120,25 @@ export const LIMITS = {
     5_000,
     "how long an instance trusts an agent token it has looked up (another instance's revocation takes this long)",
   ),
+
+  // ── Call log and rate limits (docs/decisions/0027-call-log.md, 0028-rate-limits.md) ──
+  CALL_LOG_FLUSH_MS: setting(200, "longest a finished Tool Call waits in memory before its call log row is written"),
+  CALL_LOG_FLUSH_ROWS: setting(500, "call log rows written in one batch (a full buffer is written at once)"),
+  CALL_LOG_BUFFER_ROWS: setting(
+    20_000,
+    "call log rows held while the database cannot take them; older ones are dropped",
+  ),
+  CALL_LOG_RETENTION_DAYS_DEFAULT: setting(30, "how long call log rows are kept unless an admin says otherwise"),
+  CALL_LOG_RETENTION_DAYS_MAX: setting(400, "longest call log retention an admin may set"),
+  CALL_PAYLOAD_RETENTION_DAYS_MAX: setting(30, "longest an admin may keep captured arguments and results"),
+  CALL_PAYLOAD_CHARS: setting(65_536, "characters of arguments, and of a result, that payload capture keeps per call"),
+  CALL_STATS_DAYS: setting(30, "days the call statistics of an identity, Source or Tool look back"),
+  RATE_LIMIT_PER_MINUTE_MAX: setting(1_000_000, "highest calls-per-minute limit"),
+  RATE_LIMIT_CONCURRENT_MAX: setting(10_000, "highest concurrent-calls limit"),
+  RATE_LIMIT_CONFIG_MS: setting(
+    5_000,
+    "how long an instance enforces the rate limits it read before reading them again",
+  ),
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

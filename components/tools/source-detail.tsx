@@ -5,6 +5,7 @@ import { ArrowRight, KeyRound, Pause, Pencil, Play, Trash2 } from "lucide-react"
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { CallStats } from "@/components/calls/call-stats";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -164,6 +165,8 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
             <SourceFacts source={source} />
           </div>
         </Card>
+
+        <CallStats subject="source" id={source.id} />
 
         <section aria-labelledby="history-title">
           <h2 id="history-title" className="mb-3 text-base font-semibold">

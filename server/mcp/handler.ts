@@ -19,6 +19,7 @@ import { fmtBytes } from "../domain/catalog/failures";
 import { authenticateAgentToken } from "../domain/identities/tokens";
 import { LIMITS } from "../limits";
 import { log } from "../log";
+import { observeMcpRequest } from "../observability/mcp-request";
 import { bearerToken } from "../tokens";
 import { jsonRpcErrorResponse } from "./errors";
 import { buildMcpServer } from "./server";
@@ -87,7 +88,11 @@ async function readBody(request: Request): Promise<string | null> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function handleMcpPost(request: Request): Promise<Response> {
+export function handleMcpPost(request: Request): Promise<Response> {
+  return observeMcpRequest(request, () => answerMcpPost(request));
+}
+
+async function answerMcpPost(request: Request): Promise<Response> {
   if (!originAllowed(request))
     return jsonRpcErrorResponse(403, "FORBIDDEN", `Requests from ${request.headers.get("origin")} are not accepted.`);
   const token = bearerToken(request.headers.get("authorization"));

@@ -27,6 +27,7 @@ import {
   type TransportSendOptions,
 } from "@modelcontextprotocol/client";
 import { type Dispatcher, request } from "undici";
+import { SpanKind, traceHeaders, withSpan } from "../../observability/tracing";
 
 /** An answer that is JSON but not a JSON-RPC message. */
 export class NotJsonRpc extends Error {
@@ -141,8 +142,25 @@ export class CatalogTransport implements Transport {
     return headers;
   }
 
+  /**
+   * One HTTP exchange with the Source, as a span (when tracing is on) whose context the
+   * Source receives as W3C trace context (traceparent), so its own spans join the trace.
+   */
+  private call(
+    method: "POST" | "DELETE",
+    headers: Record<string, string>,
+    body?: string,
+    signal: AbortSignal = this.controller.signal,
+  ) {
+    return withSpan(
+      "mcp.source.request",
+      { kind: SpanKind.CLIENT, attributes: { "http.request.method": method, "server.address": this.url.host } },
+      () => this.exchange(method, { ...headers, ...traceHeaders() }, body, signal),
+    );
+  }
+
   /** Sends with redirects followed only within the server's own origin, as the SDK does. */
-  private async call(
+  private async exchange(
     method: "POST" | "DELETE",
     headers: Record<string, string>,
     body?: string,
