@@ -20,6 +20,17 @@ function originAllowed(request: Request): boolean {
   return trustedOrigins().includes(origin);
 }
 
+/**
+ * "[]" holds no message, so the SDK would accept it (202) as if it held only notifications;
+ * JSON-RPC calls an empty batch an invalid request. Only tiny bodies can be one, so only
+ * they are read twice.
+ */
+async function isEmptyBatch(request: Request): Promise<boolean> {
+  const length = Number(request.headers.get("content-length"));
+  if (!(length > 0 && length <= 64)) return false;
+  return /^\s*\[\s*\]\s*$/.test(await request.clone().text());
+}
+
 export async function handleMcpPost(request: Request): Promise<Response> {
   if (!originAllowed(request))
     return jsonRpcErrorResponse(403, "FORBIDDEN", `Requests from ${request.headers.get("origin")} are not accepted.`);
@@ -31,6 +42,16 @@ export async function handleMcpPost(request: Request): Promise<Response> {
       "UNAUTHENTICATED",
       "Send an Agent Identity's token as Authorization: Bearer <token> (Agent Identities → Tokens in the console).",
       { "www-authenticate": 'Bearer realm="quartermaster"' },
+    );
+
+  if (await isEmptyBatch(request))
+    return Response.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32600, message: "Invalid Request: the body is an empty batch; send one JSON-RPC request." },
+        id: null,
+      },
+      { status: 400 },
     );
 
   // A call in flight is abandoned (its Source exchange aborted) when the agent hangs up.
