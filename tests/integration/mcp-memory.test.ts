@@ -334,7 +334,7 @@ describe("/mcp resources, prompts and instructions", () => {
     expect(prompts.map((p) => p.name)).toEqual(["briefing", "debrief", "review_proposals"]);
     for (const prompt of prompts) {
       const got = await client.getPrompt({ name: prompt.name, arguments: { scope: scope.name } });
-      const body = (got.messages[0]?.content as { text: string }).text;
+      const body = (got.messages[0]!.content as { text: string }).text;
       expect(body).toContain(prompt.name === "review_proposals" ? "review_proposals" : prompt.name);
       expect(body).toContain(scope.name);
     }
@@ -387,11 +387,11 @@ describe("/mcp over raw JSON-RPC", () => {
     });
     expect(init.result?.instructions).toContain("Search before writing");
     const listed = await rpc(2, "tools/list");
-    expect((listed.result?.tools as { name: string }[]).map((t) => t.name)).toContain("remember");
+    expect((listed.result!.tools as { name: string }[]).map((t) => t.name)).toContain("remember");
     const stored = await rpc(3, "tools/call", { name: "remember", arguments: { body: "raw client was here" } });
-    const id = (stored.result?.structuredContent as { id: string }).id;
+    const id = (stored.result!.structuredContent as { id: string }).id;
     const found = await rpc(4, "tools/call", { name: "search", arguments: { query: "raw client" } });
-    expect((found.result?.structuredContent as { hits: { id: string }[] }).hits[0]?.id).toBe(id);
+    expect((found.result!.structuredContent as { hits: { id: string }[] }).hits[0]?.id).toBe(id);
     const bad = await rpc(5, "tools/call", { name: "search", arguments: { limit: "ten" } });
     expect(bad.result).toMatchObject({ isError: true });
     expect((await rpc(6, "ping")).result).toEqual({});
