@@ -7,9 +7,12 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  createMcpHandler,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 
 export interface RunningServer {
   url: string;
@@ -33,32 +36,64 @@ function closer(server: http.Server) {
     });
 }
 
+/** A node:http request as a fetch Request (the SDK's servers take web-standard requests). */
+export async function toFetchRequest(req: http.IncomingMessage): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD" && chunks.length > 0;
+  return new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
+    method: req.method,
+    headers,
+    body: hasBody ? Buffer.concat(chunks) : undefined,
+  });
+}
+
+/** Writes a fetch Response to a node:http response, streaming its body. */
+export async function sendFetchResponse(res: http.ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body) {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      if (res.destroyed) break;
+      res.write(chunk);
+    }
+  }
+  res.end();
+}
+
 export type ToolDef = { name: string; description?: string; inputSchema: unknown; [k: string]: unknown };
 
 /**
  * An SDK server that serves `catalog()` in pages of `pageSize`. The catalog is re-read per
- * request and may depend on the request's path (one server, several catalogs).
+ * request and may depend on the request's path (one server, several catalogs). By default
+ * it serves clients of every revision statelessly, as the SDK's handler does.
  */
 export async function startSdkServer(options: {
   catalog: (path: string) => ToolDef[];
   pageSize?: number;
   requireHeader?: [string, string];
   /**
-   * Answer as most deployed servers do: Server-Sent Events, in a session the server keeps
-   * (and a progress notification before each page), instead of stateless JSON.
+   * Answer as most deployed 2025-era servers do: Server-Sent Events, in a session the
+   * server keeps (and a log notification before each page), instead of stateless JSON.
    */
   sessions?: boolean;
+  /** Serve 2026-07-28 clients only (the SDK handler's strict mode): no initialize. */
+  modernOnly?: boolean;
   /** Answers tools/call; the result is sent as it is, limits or not. */
   onCall?: (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
 }): Promise<RunningServer> {
   const pageSize = options.pageSize ?? 100;
   const requests: RunningServer["requests"] = [];
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   const newServer = (path: string) => {
     const mcp = new Server({ name: "test-sdk-server", version: "1.0.0" }, { capabilities: { tools: {}, logging: {} } });
-    mcp.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    mcp.setRequestHandler("tools/list", async (request, ctx) => {
       if (options.sessions)
-        await extra.sendNotification({ method: "notifications/message", params: { level: "info", data: "listing" } });
+        await ctx.mcpReq.notify({ method: "notifications/message", params: { level: "info", data: "listing" } });
       const all = options.catalog(path);
       const start = request.params?.cursor ? Number(request.params.cursor) : 0;
       const page = all.slice(start, start + pageSize);
@@ -67,10 +102,21 @@ export async function startSdkServer(options: {
     });
     const onCall = options.onCall;
     if (onCall)
-      mcp.setRequestHandler(CallToolRequestSchema, async (request) =>
-        onCall(request.params.name, request.params.arguments ?? {}),
+      mcp.setRequestHandler("tools/call", async (request) =>
+        onCall(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>),
       );
     return mcp;
+  };
+  const handlers = new Map<string, ReturnType<typeof createMcpHandler>>();
+  const handlerFor = (path: string) => {
+    let h = handlers.get(path);
+    if (!h) {
+      h = createMcpHandler(() => newServer(path), {
+        legacy: options.modernOnly ? "reject" : "stateless",
+      });
+      handlers.set(path, h);
+    }
+    return h;
   };
   const { server, url } = await listen(async (req, res) => {
     requests.push({ method: req.method ?? "", headers: req.headers });
@@ -78,11 +124,12 @@ export async function startSdkServer(options: {
       res.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
       return;
     }
+    const request = await toFetchRequest(req);
     if (options.sessions) {
       const id = req.headers["mcp-session-id"];
       let transport = typeof id === "string" ? sessions.get(id) : undefined;
       if (!transport) {
-        const created = new StreamableHTTPServerTransport({
+        const created = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
           onsessionclosed: (sessionId) => void sessions.delete(sessionId),
@@ -90,23 +137,23 @@ export async function startSdkServer(options: {
         transport = created;
         await newServer(req.url ?? "/").connect(transport);
       }
-      await transport.handleRequest(req, res);
+      await sendFetchResponse(res, await transport.handleRequest(request));
       return;
     }
     if (req.method !== "POST") {
       res.writeHead(405).end();
       return;
     }
-    const mcp = newServer(req.url ?? "/");
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on("close", () => {
-      void transport.close();
-      void mcp.close();
-    });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
+    await sendFetchResponse(res, await handlerFor(req.url ?? "/").fetch(request));
   });
-  return { url, requests, close: closer(server) };
+  return {
+    url,
+    requests,
+    close: async () => {
+      await Promise.all([...handlers.values()].map((h) => h.close()));
+      await closer(server)();
+    },
+  };
 }
 
 export type RawAnswer =

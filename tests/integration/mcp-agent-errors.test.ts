@@ -6,9 +6,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { ProtocolError } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
 import { getDb } from "@/server/db";
@@ -134,7 +133,7 @@ describe("catalog Tool calls at /mcp", () => {
     const a = await source(
       () => [simpleTool("refuses"), simpleTool("down")],
       (name) => {
-        if (name === "refuses") throw new McpError(-32602, "MCP error -32602: the ledger is closed");
+        if (name === "refuses") throw new ProtocolError(-32602, "MCP error -32602: the ledger is closed");
         return { content: [{ type: "text", text: "ok" }] };
       },
     );
@@ -172,7 +171,14 @@ describe("Tools that only run as tasks", () => {
     ]);
     const db = await getDb();
     const stored = await db.tool.findFirstOrThrow({ where: { sourceId: a.source.id, nativeName: "task_only" } });
-    expect(stored.compatibility).toBe("task_required");
+    // The definition as a 2025-11-25 Source publishes it (2026-07-28 moved tasks out of the Tool).
+    const definition = JSON.parse(
+      (await db.toolDefinition.findUniqueOrThrow({ where: { hash: stored.definitionHash } })).definition,
+    );
+    await db.toolDefinition.update({
+      where: { hash: stored.definitionHash },
+      data: { definition: JSON.stringify({ ...definition, execution: { taskSupport: "required" } }) },
+    });
     // As it was before the state existed: Compatible, named, counted.
     await db.tool.update({
       where: { id: stored.id },

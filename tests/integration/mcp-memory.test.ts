@@ -3,9 +3,8 @@
  * the built-in memory tools, resources, prompts and instructions, under each identity's
  * grants, with errors a model can act on.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
 import { CROSS_TOOL_POLICY } from "@/server/domain/agent-tools/instructions";
@@ -120,9 +119,13 @@ describe("/mcp memory tools", () => {
     };
     expect(Object.keys(valid).sort()).toEqual(builtInTools.map((t) => t.name).sort());
     expect(Object.keys(invalid).sort()).toEqual(builtInTools.map((t) => t.name).sort());
+    // Every success matches the output schema the tool lists (checked here, whatever the client does).
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
     for (const [name, args] of Object.entries(valid)) {
       const result = await call(client, name, args);
       expect(result.isError, `${name}: ${text(result)}`).toBeFalsy();
+      const validate = ajv.compile(tools.find((t) => t.name === name)?.outputSchema ?? {});
+      expect(validate(result.structuredContent), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
       // A text mirror for clients that read only text, beside the structured content.
       expect(text(result).length, name).toBeGreaterThan(0);
       expect(result.structuredContent, name).toBeDefined();
@@ -354,6 +357,17 @@ describe("/mcp resources, prompts and instructions", () => {
   });
 });
 
+/** The JSON-RPC message of a response, sent as JSON or as one Server-Sent Event. */
+async function answerOf(res: Response): Promise<unknown> {
+  const body = await res.text();
+  if (!(res.headers.get("content-type") ?? "").includes("text/event-stream")) return JSON.parse(body);
+  const data = body
+    .split("\n")
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => l.slice(5).trim());
+  return JSON.parse(data.at(-1) ?? "null");
+}
+
 describe("/mcp over raw JSON-RPC", () => {
   const post = (token: string, body: string, headers: Record<string, string> = {}) =>
     fetch(mcpUrl, {
@@ -374,7 +388,7 @@ describe("/mcp over raw JSON-RPC", () => {
     const rpc = async (id: number, method: string, params?: unknown) => {
       const res = await post(token, JSON.stringify({ jsonrpc: "2.0", id, method, params }), v);
       expect(res.status).toBe(200);
-      return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+      return (await answerOf(res)) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
     };
     const init = await rpc(1, "initialize", {
       protocolVersion: "2025-06-18",
@@ -399,7 +413,7 @@ describe("/mcp over raw JSON-RPC", () => {
     for (const body of ["{not json", '{"jsonrpc":"2.0","id":7}', "[]", '"just a string"']) {
       const res = await post(token, body, v);
       expect(res.status, body).toBeLessThan(500);
-      const answer = (await res.json()) as { error?: { code: number } };
+      const answer = (await answerOf(res)) as { error?: { code: number } };
       expect(answer.error?.code, body).toBeLessThan(0);
     }
   });

@@ -4,8 +4,7 @@
  * and throws CheckFailure, abandoning the one page it had already asked for.
  */
 import { setMaxListeners } from "node:events";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import { LIMITS } from "../../limits";
 import { NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
@@ -48,7 +47,7 @@ const LoosePage = z.object({ tools: z.unknown(), nextCursor: z.unknown().optiona
 
 export async function listMcpCatalog(
   options: ListOptions,
-): Promise<{ tools: PublishedTool[]; progress: ListProgress }> {
+): Promise<{ tools: PublishedTool[]; progress: ListProgress; protocolVersion?: string }> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const started = Date.now();
   const progress: ListProgress = { pages: 0, tools: 0, bytes: 0 };
@@ -92,7 +91,11 @@ export async function listMcpCatalog(
     const message = String((error as Error)?.message ?? error);
     if (error instanceof NotJsonRpc) {
       fail(new CheckFailure("CATALOG_MALFORMED_RESPONSE", message, { page: progress.pages + 1 }));
-    } else if (error instanceof SyntaxError || (error as { name?: string }).name === "ZodError") {
+    } else if (
+      error instanceof SyntaxError ||
+      (error as { name?: string }).name === "ZodError" ||
+      (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
+    ) {
       fail(
         new CheckFailure(
           "CATALOG_MALFORMED_RESPONSE",
@@ -204,7 +207,7 @@ export async function listMcpCatalog(
       options.onPage?.(pageTools);
       await options.onProgress?.({ ...progress });
     }
-    return { tools, progress };
+    return { tools, progress, protocolVersion: client.getNegotiatedProtocolVersion() };
   } catch (error) {
     throw toCheckFailure(error, {
       transportFailure,
@@ -251,7 +254,7 @@ function toCheckFailure(
   const where = ctx.connected ? `while reading page ${page}` : "while connecting";
   const timedOut =
     (ctx.controller.signal.aborted && elapsed >= ctx.limits.wallClockMs - 50) ||
-    (error instanceof McpError && error.code === -32001);
+    (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout);
   if (timedOut) {
     return new CheckFailure(
       "CATALOG_TIMEOUT",
@@ -262,8 +265,10 @@ function toCheckFailure(
   for (const e of causeChain(error)) {
     if (e instanceof AddressBlocked) return addressBlocked(e);
   }
-  if (error instanceof StreamableHTTPError) {
-    const status = error.code ?? 0;
+  // Version negotiation wraps what the transport threw; the answer is inside.
+  const http = causeChain(error).find((e) => e instanceof SdkHttpError) as SdkHttpError | undefined;
+  if (http) {
+    const status = http.status ?? 0;
     if (status === 401 || status === 403) {
       return new CheckFailure(
         "CATALOG_UNAUTHORIZED",
@@ -280,11 +285,20 @@ function toCheckFailure(
     }
     return new CheckFailure(
       "CATALOG_MALFORMED_RESPONSE",
-      `The server's answer ${where} is not an MCP response: ${error.message.slice(0, 300)}`,
+      `The server's answer ${where} is not an MCP response: ${http.message.slice(0, 300)}`,
       { page },
     );
   }
-  if (error instanceof McpError) {
+  const unusable = causeChain(error).find(
+    (e) => e instanceof SdkError && e.code === SdkErrorCode.ClientHttpUnexpectedContent,
+  ) as SdkError | undefined;
+  if (unusable)
+    return new CheckFailure(
+      "CATALOG_MALFORMED_RESPONSE",
+      `The server's answer ${where} is not an MCP response: ${unusable.message.slice(0, 300)}`,
+      { page },
+    );
+  if (error instanceof ProtocolError) {
     return new CheckFailure(
       "CATALOG_REMOTE_ERROR",
       `The server answered ${where} with JSON-RPC error ${error.code}: ${error.message.slice(0, 300)}`,
@@ -292,9 +306,13 @@ function toCheckFailure(
     );
   }
   if (
-    error instanceof SyntaxError ||
-    error instanceof NotJsonRpc ||
-    (error as { name?: string })?.name === "ZodError"
+    causeChain(error).some(
+      (e) =>
+        e instanceof SyntaxError ||
+        e instanceof NotJsonRpc ||
+        (e as { name?: string })?.name === "ZodError" ||
+        (e instanceof SdkError && e.code === SdkErrorCode.InvalidResult),
+    )
   ) {
     return new CheckFailure("CATALOG_MALFORMED_RESPONSE", `The server's answer ${where} is not valid JSON-RPC.`, {
       page,
