@@ -260,3 +260,103 @@ export function simpleTool(name: string, extra: Partial<ToolDef> = {}): ToolDef 
     ...extra,
   };
 }
+
+export interface LegacyServer extends RunningServer {
+  /** initialize requests answered (one per session opened). */
+  initializes(): number;
+  /** Forgets every session, as a server that expires them does: their next request gets 404. */
+  forgetSessions(): void;
+  /** Stops listening and listens again on the same port with no sessions, as a restarted process. */
+  restart(): Promise<void>;
+}
+
+/**
+ * A hand-written server that speaks only MCP 2025-06-18, with sessions, as many deployed
+ * servers do: it answers initialize with its own revision whatever the client offers,
+ * refuses requests without a known session (400 without one, 404 for an unknown one) and
+ * a protocol-version header other than its own, and knows nothing of server/discover.
+ */
+export async function startLegacyServer(options: {
+  tools: ToolDef[];
+  onCall: (
+    name: string,
+    args: Record<string, unknown>,
+    res: http.ServerResponse,
+  ) => CallToolResult | Promise<CallToolResult> | "no-answer";
+}): Promise<LegacyServer> {
+  const REVISION = "2025-06-18";
+  const requests: RunningServer["requests"] = [];
+  let sessions = new Set<string>();
+  let initializes = 0;
+  const handler: http.RequestListener = async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    const message = text
+      ? (JSON.parse(text) as { id?: number; method: string; params?: Record<string, unknown> })
+      : null;
+    requests.push({ method: req.method ?? "", headers: req.headers, rpcMethod: message?.method });
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+    const refuse = (status: number, code: number, text: string) =>
+      json(status, { jsonrpc: "2.0", id: message?.id ?? null, error: { code, message: text } });
+    const session = req.headers["mcp-session-id"];
+    if (req.method === "DELETE") {
+      if (typeof session === "string") sessions.delete(session);
+      res.writeHead(200).end();
+      return;
+    }
+    if (req.method !== "POST" || !message) return void res.writeHead(405).end();
+    if (message.method === "initialize") {
+      const id = randomUUID();
+      sessions.add(id);
+      initializes++;
+      json(
+        200,
+        {
+          jsonrpc: "2.0",
+          id: message.id,
+          result: {
+            protocolVersion: REVISION,
+            capabilities: { tools: {} },
+            serverInfo: { name: "legacy", version: "1" },
+          },
+        },
+        { "mcp-session-id": id },
+      );
+      return;
+    }
+    if (typeof session !== "string") return refuse(400, -32000, "Bad Request: No valid session ID provided");
+    if (!sessions.has(session)) return refuse(404, -32001, "Session not found");
+    const version = req.headers["mcp-protocol-version"];
+    if (version !== undefined && version !== REVISION)
+      return refuse(400, -32000, `Bad Request: Unsupported protocol version ${version}`);
+    if (message.id === undefined) return void res.writeHead(202).end();
+    if (message.method === "tools/list")
+      return json(200, { jsonrpc: "2.0", id: message.id, result: { tools: options.tools } });
+    if (message.method === "tools/call") {
+      const params = message.params as { name: string; arguments?: Record<string, unknown> };
+      const result = await options.onCall(params.name, params.arguments ?? {}, res);
+      if (result === "no-answer") return;
+      return json(200, { jsonrpc: "2.0", id: message.id, result });
+    }
+    refuse(200, -32601, "Method not found");
+  };
+  let { server, url } = await listen(handler);
+  const port = Number(new URL(url).port);
+  return {
+    url,
+    requests,
+    initializes: () => initializes,
+    forgetSessions: () => {
+      sessions = new Set();
+    },
+    restart: async () => {
+      await closer(server)();
+      sessions = new Set();
+      server = http.createServer(handler);
+      await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    },
+    close: () => closer(server)(),
+  };
+}

@@ -4,17 +4,12 @@
  * request per call once a session is open.
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
-import { z } from "zod";
 import { LIMITS } from "../../limits";
-import { ResponseTooLarge } from "../catalog/catalog-transport";
+import { AS_SENT, ResponseTooLarge } from "../catalog/catalog-transport";
 import { fmt, fmtBytes } from "../catalog/failures";
 import { AddressBlocked, causeChain, unreachable } from "../catalog/guarded-dispatcher";
 import { withSourceSession } from "../catalog/source-sessions";
 import { ToolCallFailure } from "./failures";
-
-// Read loosely: the result's limits are checked by acceptToolResult, with reasons the
-// agent can act on, rather than by the SDK's schema.
-const LooseResult = z.object({}).passthrough();
 
 export async function callRemoteTool(options: {
   sourceId: string;
@@ -43,13 +38,17 @@ export async function callRemoteTool(options: {
         protocolVersion: options.protocolVersion,
         responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
       },
-      (client) =>
-        client.request(
+      async (client, transport) => {
+        const answer = await client.request(
           { method: "tools/call", params: { name: options.nativeName, arguments: options.arguments } },
-          LooseResult,
+          AS_SENT,
           // What is left of the call's time after connecting, if a session had to be opened.
           { signal: options.signal, timeout: Math.max(1, timeoutMs - (Date.now() - started)) },
-        ),
+        );
+        // As the Source sent it: the result's limits are checked by acceptToolResult, with
+        // reasons the agent can act on, rather than by the SDK's schema.
+        return transport.rawResult(answer.content) ?? answer;
+      },
       { timeoutMs, onVersion: options.onVersion },
     );
   } catch (error) {

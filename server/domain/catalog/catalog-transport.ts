@@ -21,6 +21,7 @@ import {
   SdkError,
   SdkErrorCode,
   SdkHttpError,
+  type StandardSchemaV1,
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/client";
@@ -61,6 +62,15 @@ export function unusableAnswer(message: string): SdkError {
   return new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, message);
 }
 
+/** A result schema that takes the result as it is (no copy): its limits are ours to check. */
+export const AS_SENT: StandardSchemaV1<unknown, Record<string, unknown>> = {
+  "~standard": {
+    version: 1,
+    vendor: "quartermaster",
+    validate: (value) => ({ value: value as Record<string, unknown> }),
+  },
+};
+
 // Which request parameter the 2026-07-28 Mcp-Name header mirrors, per method.
 const MCP_NAME_SOURCE: Record<string, string> = {
   "tools/call": "name",
@@ -87,6 +97,9 @@ export class CatalogTransport implements Transport {
   private closed = false;
   /** POSTs in flight by JSON-RPC id, so a 2025-era notifications/cancelled can end its POST too. */
   private readonly inFlight = new Map<string | number, AbortController>();
+  /** Requests whose results are handed over raw (tools/list, tools/call), by id. */
+  private readonly rawMethods = new Map<string | number, string>();
+  private readonly rawResults = new WeakMap<object, Record<string, unknown>>();
 
   constructor(
     private readonly url: URL,
@@ -166,6 +179,8 @@ export class CatalogTransport implements Transport {
     this.controller.signal.addEventListener("abort", abort, { once: true });
     options?.requestSignal?.addEventListener("abort", abort, { once: true });
     if (isRequest) this.inFlight.set(m.id as string | number, perRequest);
+    if (isRequest && (m.method === "tools/list" || m.method === "tools/call"))
+      this.rawMethods.set(m.id as string | number, m.method as string);
     try {
       const headers = this.headers({
         "content-type": "application/json",
@@ -216,7 +231,10 @@ export class CatalogTransport implements Transport {
       if (!perRequest.signal.aborted || this.controller.signal.aborted) this.onerror?.(error as Error);
       throw error;
     } finally {
-      if (isRequest) this.inFlight.delete(m.id as string | number);
+      if (isRequest) {
+        this.inFlight.delete(m.id as string | number);
+        this.rawMethods.delete(m.id as string | number);
+      }
       this.controller.signal.removeEventListener("abort", abort);
       options?.requestSignal?.removeEventListener("abort", abort);
     }
@@ -254,6 +272,25 @@ export class CatalogTransport implements Transport {
     }
   }
 
+  /**
+   * What the SDK gets in place of a tools/list or tools/call result: the result with an empty
+   * list of Tools or content blocks, which rawResult() maps back to what the server sent. A 2026-07-28 client validates these results strictly, so one Tool
+   * a model cannot take would fail a whole page, and an oversized or malformed Tool Result
+   * would fail as the SDK's error instead of ours; Quartermaster judges each itself
+   * (validateToolDefinition, acceptToolResult), and the SDK's schema work is skipped.
+   */
+  private standIn(method: string, result: Record<string, unknown>): Record<string, unknown> {
+    const list: unknown[] = [];
+    this.rawResults.set(list, result);
+    // Every other field as sent: a 2026-07-28 result also carries cache hints its schema requires.
+    return method === "tools/list" ? { ...result, tools: list } : { ...result, content: list };
+  }
+
+  /** The result the server sent, for a stand-in's list (`result.tools` or `result.content`). */
+  rawResult(list: unknown): Record<string, unknown> | undefined {
+    return list && typeof list === "object" ? this.rawResults.get(list) : undefined;
+  }
+
   /** Hands one message to the client; says whether it was an answer (not a notification). */
   private deliver(item: unknown): boolean {
     const m = item as Record<string, unknown> | null;
@@ -263,6 +300,11 @@ export class CatalogTransport implements Transport {
       m.jsonrpc === "2.0" &&
       (typeof m.method === "string" || ("id" in m && ("result" in m || "error" in m)));
     if (!shaped) throw new NotJsonRpc(`Not a JSON-RPC 2.0 message: ${JSON.stringify(item)?.slice(0, 200)}`);
+    const method = "id" in m ? this.rawMethods.get(m.id as string | number) : undefined;
+    if (method && m.result && typeof m.result === "object" && !Array.isArray(m.result)) {
+      this.onmessage?.({ ...m, result: this.standIn(method, m.result as Record<string, unknown>) } as JSONRPCMessage);
+      return true;
+    }
     this.onmessage?.(m as JSONRPCMessage);
     return "id" in m && typeof m.method !== "string";
   }

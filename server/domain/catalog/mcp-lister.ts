@@ -5,9 +5,8 @@
  */
 import { setMaxListeners } from "node:events";
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
-import { z } from "zod";
 import { LIMITS } from "../../limits";
-import { NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
+import { AS_SENT, NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
 import { CheckFailure, fmt, fmtBytes } from "./failures";
 import { AddressBlocked, causeChain, systemCode, unreachable } from "./guarded-dispatcher";
 import { openSourceExchange, type SourceExchange } from "./source-exchange";
@@ -39,11 +38,6 @@ const DEFAULT_LIMITS = {
   definitionBytes: LIMITS.CHECK_DEFINITION_BYTES.value,
   responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
 };
-
-// The SDK's own result schema would refuse a whole page for one Tool whose schema a
-// model cannot take; such a Tool belongs in the catalog, marked, so pages are read
-// loosely and every Tool is judged by validateToolDefinition.
-const LoosePage = z.object({ tools: z.unknown(), nextCursor: z.unknown().optional() }).passthrough();
 
 export async function listMcpCatalog(
   options: ListOptions,
@@ -126,7 +120,7 @@ export async function listMcpCatalog(
     const request = (cursor: string | undefined) => {
       const pending = client.request(
         { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-        LoosePage,
+        AS_SENT,
         { signal: controller.signal, timeout: remaining() },
       );
       // Awaited in turn below; until then a failure must not count as unhandled.
@@ -136,7 +130,11 @@ export async function listMcpCatalog(
     let next: ReturnType<typeof request> | undefined = request(undefined);
     while (next) {
       const page = progress.pages + 1;
-      const result = await next;
+      // The SDK's own result schema would refuse a whole page for one Tool whose schema a
+      // model cannot take; such a Tool belongs in the catalog, marked, so the page is read
+      // as the server sent it and every Tool is judged by validateToolDefinition.
+      const answer = await next;
+      const result = transport.rawResult(answer.tools) ?? answer;
       next = undefined;
       if (!Array.isArray(result.tools)) {
         throw new CheckFailure(

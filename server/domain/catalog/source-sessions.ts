@@ -84,14 +84,14 @@ function poolKey(target: SourceTarget): string {
  */
 export async function withSourceSession<T>(
   target: SourceTarget,
-  fn: (client: Client) => Promise<T>,
+  fn: (client: Client, transport: CatalogTransport) => Promise<T>,
   options: { timeoutMs: number; onVersion?: (version: string) => void },
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     const session = acquire(target, options);
     try {
       await session.ready;
-      return await fn(session.client);
+      return await fn(session.client, session.transport);
     } catch (error) {
       const stale = isStaleSession(error, session);
       if (stale || brokeSession(error)) discard(target.sourceId, session);
