@@ -48,7 +48,10 @@ test("an operator creates an agent token in the console, and an agent uses it at
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
   });
   expect(listed.status).toBe(200);
-  const names = ((await listed.json()).result.tools as { name: string }[]).map((t) => t.name);
+  // A 2025-era request is answered as JSON or as one Server-Sent Event, as the client accepts.
+  const raw = await listed.text();
+  const message = raw.startsWith("{") ? raw : (raw.match(/^data: (.*)$/m)?.[1] ?? "null");
+  const names = (JSON.parse(message).result.tools as { name: string }[]).map((t) => t.name);
   // The built-in tools lead (server/mcp/tools/registry.ts), then the identity's catalog.
   expect(names).toEqual([
     "briefing",

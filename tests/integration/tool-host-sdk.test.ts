@@ -148,11 +148,11 @@ describe("an SDK Tool Host built with @quartermaster/tool-host", () => {
       currency: "EUR",
     });
 
-    // Arguments that do not match the schema never reach the handler: the model reads why.
+    // Arguments that do not match the schema never reach the host: /mcp checks them against the
+    // published input schema first, and the model reads which argument broke which rule.
     const wrong = await call(client, getInvoice, { invoiceId: 42 });
     expect(wrong.isError).toBe(true);
-    expect(text(wrong)).toContain(`Invalid arguments for ${getInvoice}`);
-    expect(text(wrong)).toContain("invoiceId");
+    expect(text(wrong)).toBe("INVALID_ARGUMENTS: invoiceId: must be string");
   });
 
   it("fails only the call whose handler throws, with the handler's message", async () => {
