@@ -17,6 +17,10 @@
  *      (bench/memory.ts; `npm run bench:memory` runs only these).
  *   6. /mcp tools/call to an SDK Tool Host built with the SDK, 50 agents at once: calls per
  *      second, p50 and p99 (bench/sdk-host.ts; reported).
+ *   7. /mcp tools/call to an MCP Connection beside the same call made directly and through
+ *      a bare pass-through proxy: p50/p99 and ratios (goal: /mcp ≤ 2× the bare hop); and
+ *      50 agents for 30 s (goal ≥ 300 calls/s, p99 < 250 ms, no errors) (bench/mcp-route.ts;
+ *      `npm run bench:route` runs only these).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -50,6 +54,7 @@ const { handleMcpPost } = await import("@/server/mcp/handler");
 const { builtInTools } = await import("@/server/mcp/tools/registry");
 const { memorySuite } = await import("./memory");
 const { benchSdkHost } = await import("./sdk-host");
+const { benchMcpRoute } = await import("./mcp-route");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -369,6 +374,8 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
     rows.push(...(await memorySuite(opened.kind)));
     // ── 6. /mcp calls to an SDK Tool Host, 50 agents at once ──
     rows.push(...(await benchSdkHost()));
+    // ── 7. what /mcp adds to a call: direct vs a bare hop vs /mcp; 50 agents for 30 s ──
+    rows.push(...(await benchMcpRoute()));
   } finally {
     server.stop();
     await closeDatabase();

@@ -13,6 +13,7 @@
  * left out: OAuth, resumable streams, the standalone GET stream for server-initiated
  * messages.
  */
+import { setMaxListeners } from "node:events";
 import { pipeline, type Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import {
@@ -111,6 +112,8 @@ export class CatalogTransport implements Transport {
       responseBytes: number;
     },
   ) {
+    // Each request in flight listens on it: a pooled session carries many at once.
+    setMaxListeners(0, this.controller.signal);
     if (options.signal.aborted) this.controller.abort(options.signal.reason);
     else options.signal.addEventListener("abort", () => this.controller.abort(options.signal.reason), { once: true });
   }

@@ -19,6 +19,7 @@ import {
   ZListIdentitiesInput,
   ZUpdateIdentityInput,
 } from "./schemas";
+import { evictAgentTokens } from "./token-cache";
 
 async function assertNameFree(tx: Tx, name: string, exceptId?: string) {
   const taken = await tx.agentIdentity.findFirst({
@@ -125,6 +126,7 @@ export async function deleteIdentity(actor: Actor, raw: { id: string }) {
       targetLabel: identity.name,
     });
   });
+  evictAgentTokens({ identityId: id });
 }
 
 type SourceFacts = {
