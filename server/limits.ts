@@ -112,6 +112,10 @@ export const LIMITS = {
     "calls in flight on one pooled session before another session to the same Source is opened",
   ),
   SOURCE_SESSION_IDLE_MS: setting(5 * 60_000, "a pooled session unused this long is closed"),
+  CALL_ROUTE_CACHE_MS: setting(
+    1_000,
+    "how long an instance reuses a Tool Call's lookups (identity budget state, Tool, network policy) before reading them again",
+  ),
   AGENT_TOKEN_CACHE_MS: setting(
     5_000,
     "how long an instance trusts an agent token it has looked up (another instance's revocation takes this long)",

@@ -19,7 +19,7 @@ WITH task AS (
 )
 UPDATE tool SET
   compatibility = 'task_required',
-  "compatibilityReason" = 'The Tool is published with "execution": { "taskSupport": "required" }: its server runs it only as an MCP task, which a plain tools/call from a model cannot start. Publish it with taskSupport "optional" (or omit "execution") where the Tool is defined; the next catalog check picks it up.',
+  "compatibilityReason" = 'The Tool is published with "execution": { "taskSupport": "required" }: its server runs it only as an MCP task, which a plain tools/call from a model cannot start. Publish it with taskSupport "optional" (or omit "execution") where the Tool is defined, and the next catalog check picks it up.',
   "modelFacingName" = NULL,
   "modelFacingBytes" = 0
   FROM task

@@ -28,7 +28,8 @@ function validatorFactory(): Ajv2020 {
 
 const cache = new Map<string, ValidateFunction | null>();
 
-function validatorFor(hash: string, schema: unknown): ValidateFunction | null {
+/** The validator for a definition; its schema is read (loadSchema) only on a cache miss. */
+async function validatorFor(hash: string, loadSchema: () => Promise<unknown>): Promise<ValidateFunction | null> {
   if (cache.has(hash)) {
     const hit = cache.get(hash) ?? null;
     cache.delete(hash);
@@ -37,7 +38,7 @@ function validatorFor(hash: string, schema: unknown): ValidateFunction | null {
   }
   let compiled: ValidateFunction | null = null;
   try {
-    const { $schema: _dialect, $id: _id, ...rest } = (schema ?? {}) as Record<string, unknown>;
+    const { $schema: _dialect, $id: _id, ...rest } = ((await loadSchema()) ?? {}) as Record<string, unknown>;
     compiled = validatorFactory().compile(rest);
   } catch (error) {
     log.warn({ err: error, definitionHash: hash }, "input schema not compilable; arguments forwarded unchecked");
@@ -69,8 +70,12 @@ function describe(error: ErrorObject): string {
 }
 
 /** The problems with `args` under the Tool's input schema (at most five), or null when none. */
-export function checkToolArguments(hash: string, inputSchema: unknown, args: Record<string, unknown>): string | null {
-  const validate = validatorFor(hash, inputSchema);
+export async function checkToolArguments(
+  hash: string,
+  loadSchema: () => Promise<unknown>,
+  args: Record<string, unknown>,
+): Promise<string | null> {
+  const validate = await validatorFor(hash, loadSchema);
   if (!validate || validate(args)) return null;
   const problems = [...new Set((validate.errors ?? []).map(describe))];
   return problems.slice(0, 5).join("; ");

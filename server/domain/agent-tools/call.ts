@@ -22,31 +22,34 @@ import { servedIdentity } from "./identity";
 import { whyNotHeld } from "./not-held";
 import { callRemoteTool } from "./remote-call";
 import { acceptToolResult, failedResult, type ToolResult } from "./result";
+import { routed } from "./route-cache";
 
 export async function callOfferedTool(
   actor: Actor,
   input: { name: string; arguments?: unknown; signal?: AbortSignal },
 ): Promise<ToolResult> {
-  const identity = await servedIdentity(actor);
-  const db = await getDb();
-  const tool = await db.tool.findFirst({
-    where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
-    select: {
-      nativeName: true,
-      definitionHash: true,
-      source: {
-        select: {
-          id: true,
-          name: true,
-          kind: true,
-          url: true,
-          encryptedHeaders: true,
-          failingSince: true,
-          lastFailureCode: true,
-          protocolVersion: true,
+  const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
+    servedIdentity(actor),
+  );
+  const tool = await routed(`tool\0${identity.id}\0${input.name}`, async () => {
+    const db = await getDb();
+    return db.tool.findFirst({
+      where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
+      select: {
+        nativeName: true,
+        definitionHash: true,
+        source: {
+          select: {
+            id: true,
+            name: true,
+            kind: true,
+            url: true,
+            encryptedHeaders: true,
+            protocolVersion: true,
+          },
         },
       },
-    },
+    });
   });
   if (!tool) {
     const lost = await whyNotHeld(identity.id, input.name);
@@ -68,7 +71,7 @@ export async function callOfferedTool(
   try {
     // Nothing reaches the Source until the arguments fit the limits and the Tool's schema.
     const args = checkArguments(input.arguments);
-    const problems = checkToolArguments(tool.definitionHash, await inputSchemaOf(tool.definitionHash), args);
+    const problems = await checkToolArguments(tool.definitionHash, () => inputSchemaOf(tool.definitionHash), args);
     if (problems) throw new ToolCallFailure("INVALID_ARGUMENTS", problems);
     if (tool.source.kind === "sdk_tool_host" || !tool.source.url) {
       result = await callHostTool({
@@ -78,7 +81,7 @@ export async function callOfferedTool(
         signal: input.signal,
       });
     } else {
-      const { allowLinkLocal } = await loadUrlPolicy();
+      const { allowLinkLocal } = await routed("policy", loadUrlPolicy);
       const sourceId = tool.source.id;
       const raw = await callRemoteTool({
         sourceId,
@@ -95,7 +98,7 @@ export async function callOfferedTool(
     }
   } catch (error) {
     if (!(error instanceof ToolCallFailure)) throw error;
-    result = failedResult(withSourceState(error, tool.source));
+    result = failedResult(await withSourceState(error, tool.source));
   }
   log.info(
     {
@@ -139,15 +142,22 @@ async function inputSchemaOf(hash: string): Promise<unknown> {
  * A call that failed on the Source's side says so when the Source's catalog checks are
  * failing too: the model (and whoever reads its log) then knows it is the Source, not the call.
  */
-function withSourceState(
+async function withSourceState(
   failure: ToolCallFailure,
-  source: { name: string; failingSince: Date | null; lastFailureCode: string | null },
-): ToolCallFailure {
-  if (!source.failingSince || failure.code === "INVALID_ARGUMENTS") return failure;
+  source: { id: string; name: string },
+): Promise<ToolCallFailure> {
+  if (failure.code === "INVALID_ARGUMENTS") return failure;
+  // Read now, not from the cached route: a check may have failed since the route was read.
+  const db = await getDb();
+  const state = await db.source.findUnique({
+    where: { id: source.id },
+    select: { failingSince: true, lastFailureCode: true },
+  });
+  if (!state?.failingSince) return failure;
   return new ToolCallFailure(
     failure.code,
-    `${failure.message} Its Source "${source.name}" has failed its catalog checks since ${source.failingSince.toISOString()}${source.lastFailureCode ? ` (${source.lastFailureCode})` : ""}.`,
-    { ...failure.details, sourceFailingSince: source.failingSince.toISOString() },
+    `${failure.message} Its Source "${source.name}" has failed its catalog checks since ${state.failingSince.toISOString()}${state.lastFailureCode ? ` (${state.lastFailureCode})` : ""}.`,
+    { ...failure.details, sourceFailingSince: state.failingSince.toISOString() },
   );
 }
 

@@ -37,7 +37,7 @@ export interface Compatibility {
  * (prisma/migrations/*_task_required_tools) wrote the same sentence.
  */
 export const TASK_REQUIRED_REASON =
-  'The Tool is published with "execution": { "taskSupport": "required" }: its server runs it only as an MCP task, which a plain tools/call from a model cannot start. Publish it with taskSupport "optional" (or omit "execution") where the Tool is defined; the next catalog check picks it up.';
+  'The Tool is published with "execution": { "taskSupport": "required" }: its server runs it only as an MCP task, which a plain tools/call from a model cannot start. Publish it with taskSupport "optional" (or omit "execution") where the Tool is defined, and the next catalog check picks it up.';
 
 const REASONS = {
   schema_unsupported:

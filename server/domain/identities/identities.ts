@@ -3,6 +3,7 @@ import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
 import { LIMITS } from "../../limits";
+import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { utf8Bytes } from "../catalog/canonical";
 import { fmt, fmtBytes } from "../catalog/failures";
@@ -67,6 +68,7 @@ export async function createIdentity(actor: Actor, raw: TCreateIdentityInput) {
       targetId: identity.id,
       targetLabel: identity.name,
     });
+    routesChanged(); // (before the commit: a call in that instant may see the old state for CALL_ROUTE_CACHE_MS)
     return identity;
   });
 }
@@ -127,6 +129,7 @@ export async function deleteIdentity(actor: Actor, raw: { id: string }) {
     });
   });
   evictAgentTokens({ identityId: id });
+  routesChanged();
 }
 
 type SourceFacts = {
@@ -223,6 +226,7 @@ export async function assignSource(actor: Actor, raw: { identityId: string; sour
       targetLabel: identity.name,
       details: { sourceId: source.id, sourceName: source.name, tools: source.compatibleToolCount, bytes: adds },
     });
+    routesChanged();
     return { assigned: true };
   });
 }
@@ -256,6 +260,7 @@ export async function unassignSource(actor: Actor, raw: { identityId: string; so
       targetLabel: identity.name,
       details: { sourceId: source.id, sourceName: source.name, tools: lost },
     });
+    routesChanged();
     return { unassigned: true };
   });
 }
