@@ -17,7 +17,9 @@
  *      (bench/memory.ts; `npm run bench:memory` runs only these).
  *   6. /mcp tools/call to an SDK Tool Host built with the SDK, 50 agents at once: calls per
  *      second, p50 and p99 (bench/sdk-host.ts; reported).
- *   7. /mcp tools/call to an MCP Connection beside the same call made directly and through
+ *   7. /mcp tools/call throughput with one and with three instances on the same PostgreSQL
+ *      (bench/instances.ts; `npm run bench:instances` runs only these; reported).
+ *   8. /mcp tools/call to an MCP Connection beside the same call made directly and through
  *      a bare pass-through proxy: p50/p99 and ratios (goal: /mcp ≤ 2× the bare hop); and
  *      50 agents for 30 s (goal ≥ 300 calls/s, p99 < 250 ms, no errors) (bench/mcp-route.ts;
  *      `npm run bench:route` runs only these).
@@ -55,6 +57,7 @@ const { builtInTools } = await import("@/server/mcp/tools/registry");
 const { memorySuite } = await import("./memory");
 const { benchSdkHost } = await import("./sdk-host");
 const { benchMcpRoute } = await import("./mcp-route");
+const { benchInstances } = await import("./instances");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -374,7 +377,7 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
     rows.push(...(await memorySuite(opened.kind)));
     // ── 6. /mcp calls to an SDK Tool Host, 50 agents at once ──
     rows.push(...(await benchSdkHost()));
-    // ── 7. what /mcp adds to a call: direct vs a bare hop vs /mcp; 50 agents for 30 s ──
+    // ── 8. what /mcp adds to a call: direct vs a bare hop vs /mcp; 50 agents for 30 s ──
     rows.push(...(await benchMcpRoute()));
   } finally {
     server.stop();
@@ -431,6 +434,10 @@ async function main() {
     a: cell(r),
     b: server ? cell(server[i]) : "not reachable",
   }));
+  // Several instances share a PostgreSQL server only (an embedded database is one process's).
+  if (pg)
+    for (const r of await benchInstances(PG_URL))
+      rows.push({ name: r.name, goal: r.goal, a: "n/a (one process)", b: cell(r) });
   const header = ["Benchmark", "Goal", "Embedded (PGlite)", `PostgreSQL`];
   const table = [header, ...rows.map((r) => [r.name, r.goal, r.a, r.b])];
   const widths = header.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));
