@@ -139,6 +139,17 @@ export const LIMITS = {
     5_000,
     "how long an instance enforces the rate limits it read before reading them again",
   ),
+  // ── /mcp memory tools (issue 12) ──
+  BRIEFING_ITEMS: setting(
+    10,
+    "entries of each kind one briefing returns (pinned, decisions, threads, proposals, handoffs)",
+  ),
+  BRIEFING_BODY_CHARS: setting(400, "characters of each memory body a briefing returns (truncated beyond)"),
+  DEBRIEF_ITEMS: setting(20, "learned items, and decisions, one debrief may record"),
+  CATALOG_ARGUMENT_VALIDATORS: setting(
+    500,
+    "compiled input-schema validators /mcp keeps per process (least recently used go)",
+  ),
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -56,7 +56,7 @@ const modern = createMcpHandler(({ authInfo, requestInfo }) => serverFor(authInf
  * request needs no stream, and curl and simple clients read JSON).
  */
 async function legacy(request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> {
-  const server = serverFor(authInfo, request);
+  const server = await serverFor(authInfo, request);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -123,6 +123,17 @@ async function answerMcpPost(request: Request): Promise<Response> {
       { status: 400 },
     );
   }
+  // "[]" holds no message: the SDK would accept it (202) as if it held only notifications,
+  // where JSON-RPC calls an empty batch an invalid request.
+  if (Array.isArray(parsedBody) && parsedBody.length === 0)
+    return Response.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32600, message: "Invalid Request: the body is an empty batch; send one JSON-RPC request." },
+        id: null,
+      },
+      { status: 400 },
+    );
   const authInfo: AuthInfo = { token, clientId: actorId(actor) ?? "", scopes: [], extra: { actor } };
   if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
   return modern.fetch(request, { authInfo, parsedBody });

@@ -10,6 +10,7 @@ import { callRemoteTool } from "@/server/domain/agent-tools/remote-call";
 import { closeAllSourceSessions, openSessionCount, sessionStats } from "@/server/domain/catalog/source-sessions";
 import { LIMITS } from "@/server/limits";
 import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
+import { builtInTool } from "@/server/mcp/tools/registry";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { type LegacyServer, simpleTool, startLegacyServer, startSdkServer } from "../helpers/mcp-servers";
@@ -147,7 +148,7 @@ describe("pooled Source sessions", () => {
     await api.identities.assignSource({ identityId: identity.id, sourceId: source.id });
     const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "t" });
     const agent = await mcpClient(token);
-    const name = (await agent.listTools()).tools.map((t) => t.name).find((t) => t !== "find_tools") as string;
+    const name = (await agent.listTools()).tools.map((t) => t.name).find((t) => !builtInTool(t)) as string;
     const callOnce = async () =>
       ((await agent.callTool({ name, arguments: { query: "x" } })).content as { text: string }[])[0]?.text;
     expect(await callOnce()).toBe('lookup:{"query":"x"}');
@@ -191,7 +192,7 @@ describe("Sources of either protocol era", () => {
     const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "t" });
     const agent = await mcpClient(token);
     // Model-facing names are unique across Sources: earlier tests' Sources took "lookup".
-    const name = (await agent.listTools()).tools.map((t) => t.name).find((t) => t !== "find_tools") as string;
+    const name = (await agent.listTools()).tools.map((t) => t.name).find((t) => !builtInTool(t)) as string;
     const result = await agent.callTool({ name, arguments: { query: expectedRevision } });
     expect((result.content as { text: string }[])[0]?.text).toBe(`lookup:{"query":"${expectedRevision}"}`);
     const db = await getDb();

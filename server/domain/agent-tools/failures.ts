@@ -17,6 +17,8 @@ export const TOOL_CALL_FAILURE_CODES = {
   TOOL_RESULT_NUL: "An SDK Tool Host's output or error message contained a NUL character.",
   RATE_LIMITED:
     "The Agent Identity or the Tool is over its rate limit (calls per minute or calls at once); error.retryAfterMs says when to try again.",
+  INVALID_ARGUMENTS: "The arguments break the Tool's input schema or a Tool Call limit; nothing was forwarded.",
+  TOOL_NOT_HELD: "The identity held this Tool but no longer does; the message says why and since when.",
 } as const;
 
 export type ToolCallFailureCode = keyof typeof TOOL_CALL_FAILURE_CODES;

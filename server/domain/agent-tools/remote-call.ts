@@ -83,13 +83,23 @@ function toFailure(error: unknown, timedOut: boolean, timeoutMs: number): ToolCa
       { limit: timeoutMs, unit: "ms" },
     );
   if (error instanceof ProtocolError)
-    return new ToolCallFailure("SOURCE_CALL_ERROR", `The Source refused the call: ${error.message.slice(0, 500)}`, {
-      jsonRpcCode: error.code,
-    });
+    return new ToolCallFailure(
+      "SOURCE_CALL_ERROR",
+      `The Source refused the call (JSON-RPC ${error.code}): ${sourceMessage(error.message).slice(0, 500)}`,
+      { jsonRpcCode: error.code },
+    );
   const http = causeChain(error).find((e) => e instanceof SdkHttpError) as SdkHttpError | undefined;
   if (http)
     return new ToolCallFailure("SOURCE_UNREACHABLE", `The Source answered HTTP ${http.status}.`, {
       status: http.status,
     });
   return new ToolCallFailure("SOURCE_UNREACHABLE", unreachable(error, "The Source could not be reached"));
+}
+
+/**
+ * The Source's own words: the SDK prefixes "MCP error <code>: " to a JSON-RPC error's message,
+ * and a Source that is itself a proxy often sent one already; the code is stated once, by us.
+ */
+export function sourceMessage(message: string): string {
+  return message.replace(/^(\s*MCP error -?\d+:\s*)+/i, "").trim() || "(no message)";
 }
