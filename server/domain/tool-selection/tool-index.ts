@@ -37,6 +37,16 @@ function normalize(entries: [number, number][]): SparseVector {
   };
 }
 
+/** Unit vector of the known terms, shortened by the share of its length that unknown terms hold. */
+function scaled(known: [number, number][], unknownNorm: number): SparseVector {
+  let knownNorm = 0;
+  for (const [, w] of known) knownNorm += w * w;
+  const vector = normalize(known);
+  const scale = Math.sqrt(knownNorm / (knownNorm + unknownNorm)) || 0;
+  for (let k = 0; k < vector.weights.length; k++) vector.weights[k] = (vector.weights[k] as number) * scale;
+  return vector;
+}
+
 export function dot(a: SparseVector, b: SparseVector): number {
   let i = 0;
   let j = 0;
@@ -130,12 +140,30 @@ export class ToolIndex<T extends ToolText = ToolText> {
       if (id === undefined) unknownNorm += (tf(count) * rarest) ** 2;
       else known.push([id, tf(count) * (this.idf[id] as number)]);
     }
-    const vector = normalize(known);
-    let knownNorm = 0;
-    for (const [, w] of known) knownNorm += w * w;
-    const scale = Math.sqrt(knownNorm / (knownNorm + unknownNorm)) || 0;
-    for (let k = 0; k < vector.weights.length; k++) vector.weights[k] = (vector.weights[k] as number) * scale;
-    return vector;
+    return scaled(known, unknownNorm);
+  }
+
+  /**
+   * A Tool outside the index (one no model is offered) as a vector of this space, weighted
+   * as a member would be; terms the index has never seen count in its length only.
+   */
+  toolVector(tool: ToolText): SparseVector {
+    const known: [number, number][] = [];
+    let unknownNorm = 0;
+    const rarest = Math.log(1 + this.tools.length);
+    for (const [term, weight] of weightedTerms(tool)) {
+      const id = this.termIds.get(term);
+      if (id === undefined) unknownNorm += (tf(weight) * rarest) ** 2;
+      else known.push([id, tf(weight) * (this.idf[id] as number)]);
+    }
+    return scaled(known, unknownNorm);
+  }
+
+  /** The `limit` Tools nearest to a vector of this space, nearest first. */
+  nearest(vector: SparseVector, limit: number, exclude = -1): Ranked[] {
+    const scores = this.scoresFor(vector);
+    if (exclude >= 0) scores[exclude] = 0;
+    return this.top(scores, limit);
   }
 
   /** Every Tool's cosine with a vector of this space (dense; index = Tool). */
@@ -160,9 +188,7 @@ export class ToolIndex<T extends ToolText = ToolText> {
 
   /** The `limit` Tools nearest to Tool `index` (itself excluded), nearest first. */
   neighbours(index: number, limit: number): Ranked[] {
-    const scores = this.scoresFor(this.vectors[index] as SparseVector);
-    scores[index] = 0;
-    return this.top(scores, limit);
+    return this.nearest(this.vectors[index] as SparseVector, limit, index);
   }
 
   /** Cosine of two Tools of this index. */
@@ -172,8 +198,11 @@ export class ToolIndex<T extends ToolText = ToolText> {
 
   /** The terms two Tools share, by how much each adds to their similarity, largest first. */
   sharedTerms(a: number, b: number): { term: string; weight: number }[] {
-    const x = this.vectors[a] as SparseVector;
-    const y = this.vectors[b] as SparseVector;
+    return this.sharedOf(this.vectors[a] as SparseVector, this.vectors[b] as SparseVector);
+  }
+
+  /** sharedTerms for any two vectors of this space. */
+  sharedOf(x: SparseVector, y: SparseVector): { term: string; weight: number }[] {
     const shared: { term: string; weight: number }[] = [];
     let i = 0;
     let j = 0;
