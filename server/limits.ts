@@ -105,6 +105,18 @@ export const LIMITS = {
   PASSWORD_MAX_CHARS: setting(128, "console password, maximum"),
   PAGE_SIZE_MAX: setting(500, "rows in one page of a list API"),
 
+  // ── /mcp memory tools (issue 12) ──
+  BRIEFING_ITEMS: setting(
+    10,
+    "entries of each kind one briefing returns (pinned, decisions, threads, proposals, handoffs)",
+  ),
+  BRIEFING_BODY_CHARS: setting(400, "characters of each memory body a briefing returns (truncated beyond)"),
+  DEBRIEF_ITEMS: setting(20, "learned items, and decisions, one debrief may record"),
+  CATALOG_ARGUMENT_VALIDATORS: setting(
+    500,
+    "compiled input-schema validators /mcp keeps per process (least recently used go)",
+  ),
+
   // ── Tool selection (confusable Tools, find_tools; decisions 0040–0041) ──
   TOOL_INDEX_CACHE_ENTRIES: setting(
     32,

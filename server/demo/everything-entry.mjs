@@ -22,6 +22,8 @@ const DEMO_TOOLS = new Set([
   "get-structured-content",
   "get-sum",
   "get-tiny-image",
+  // Task-only (execution.taskSupport "required"): shown in the catalog as Task required.
+  "simulate-research-query",
   "trigger-long-running-operation",
 ]);
 

@@ -34,7 +34,7 @@ export async function handleMcpPost(request: Request): Promise<Response> {
     );
 
   // A call in flight is abandoned (its Source exchange aborted) when the agent hangs up.
-  const server = buildMcpServer(actor, request.signal);
+  const server = await buildMcpServer(actor, request.signal);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -1,98 +1,108 @@
 /**
  * The MCP server one /mcp request talks to, built for the Agent Identity behind its token:
- * its catalog Tools under their model-facing names, proxied to their Sources, and the
- * built-in find_tools. Stateless: nothing outlives the request, so any instance serves any
- * request. Thin: every decision is in server/domain/agent-tools.
+ * the built-in tools (server/mcp/tools/registry.ts) and the identity's catalog Tools under
+ * their model-facing names, proxied to their Sources; the memory resources and the prompts.
+ * Stateless: nothing outlives the request. This file is the only one that knows the MCP
+ * SDK's server API: every decision is in the registry, resources.ts, prompts.ts and
+ * server/domain.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
-import { findOfferedTools } from "../domain/agent-tools/find";
+import { instructionsFor } from "../domain/agent-tools/instructions";
 import { listOfferedTools } from "../domain/agent-tools/list";
+import { isDomainError } from "../errors";
 import { log } from "../log";
 import { toMcpError } from "./errors";
+import { getPrompt, listPrompts } from "./prompts";
+import { RESOURCE_TEMPLATES, readResource } from "./resources";
+import { type AgentActor, listedTool, runTool } from "./tools/define";
+import { builtInTool, builtInTools } from "./tools/registry";
 
-const INSTRUCTIONS = `Quartermaster offers this agent the Tools of its Agent Identity, each under a name unique to it, and runs every call on the Tool's own server. When the Tool you need is not in view, call find_tools with words from its name or purpose. A Tool Result marked isError starts with a code (for example TOOL_CALL_TIMEOUT) and says what went wrong; another call may succeed.`;
+/** Resource not found (MCP's own code for resources/read). */
+const RESOURCE_NOT_FOUND = -32002;
 
-const FIND_TOOLS: Tool = {
-  name: "find_tools",
-  title: "Find Tools",
-  description:
-    "Search this agent's own Tools by name and description. Use it when the Tool you need is not among those in view: it returns the best matches, each with the exact name to call.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      query: {
-        type: "string",
-        description: "Words the Tool's name or description contains, e.g. 'create invoice'.",
-      },
-      limit: { type: "integer", minimum: 1, maximum: 50, description: "Most matches to return; 10 if omitted." },
-    },
-    required: ["query"],
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      query: { type: "string" },
-      total: { type: "integer", description: "How many Tools match in all." },
-      tools: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: { name: { type: "string" }, description: { type: "string" }, source: { type: "string" } },
-          required: ["name", "description", "source"],
-        },
-      },
-    },
-    required: ["query", "total", "tools"],
-  },
-  annotations: { readOnlyHint: true, openWorldHint: false },
-};
-
-async function findTools(actor: Actor, args: unknown): Promise<CallToolResult> {
-  const found = await findOfferedTools(actor, args);
-  const lines = found.tools.map((t) => `- ${t.name} (${t.source}): ${t.description.slice(0, 200)}`);
-  const text = found.tools.length
-    ? `${found.total} Tools match "${found.query}"${found.total > found.tools.length ? `; the best ${found.tools.length}` : ""}:\n${lines.join("\n")}`
-    : `No Tool of this agent matches "${found.query}".`;
-  return { content: [{ type: "text" as const, text }], structuredContent: { ...found } };
-}
-
-export function buildMcpServer(actor: Actor, signal: AbortSignal): Server {
+export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise<Server> {
+  const agent = actor as AgentActor;
   const server = new Server(
     { name: "quartermaster", title: "Quartermaster", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { listChanged: false, subscribe: false },
+        prompts: { listChanged: false },
+      },
+      instructions: await instructionsFor(agent.identityId),
+    },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
-    try {
+  const guarded =
+    <A, R>(handler: (request: A) => Promise<R>) =>
+    async (request: A): Promise<R> => {
+      try {
+        return await handler(request);
+      } catch (error) {
+        throw toMcpError(error);
+      }
+    };
+
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    guarded(async (request) => {
       const page = await listOfferedTools(actor, { cursor: request.params?.cursor });
       // A name given before built-in names were reserved is kept (names are stable); the
       // built-in answers to it, so the catalog Tool cannot be offered under it.
-      const shadowed = page.tools.filter((t) => t.name === FIND_TOOLS.name);
+      const shadowed = page.tools.filter((t) => builtInTool(t.name));
       if (shadowed.length) log.warn({ tools: shadowed.map((t) => t.name) }, "catalog Tool shadowed by a built-in");
-      const catalog = page.tools.filter((t) => t.name !== FIND_TOOLS.name) as Tool[];
+      const catalog = page.tools.filter((t) => !builtInTool(t.name)) as Tool[];
       // The built-ins lead the first page.
-      const tools: Tool[] = [...(request.params?.cursor ? [] : [FIND_TOOLS]), ...catalog];
+      const builtIns = request.params?.cursor ? [] : (builtInTools.map(listedTool) as Tool[]);
+      const tools = [...builtIns, ...catalog];
       return page.nextCursor ? { tools, nextCursor: page.nextCursor } : { tools };
-    } catch (error) {
-      throw toMcpError(error);
-    }
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    try {
+    }),
+  );
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    guarded(async (request) => {
       const { name, arguments: args } = request.params;
-      if (name === FIND_TOOLS.name) return await findTools(actor, args ?? {});
+      const builtIn = builtInTool(name);
+      if (builtIn) return (await runTool(builtIn, args, { actor: agent, signal })) as CallToolResult;
       // Content blocks pass through as the Source sent them; their limits were checked.
       return (await callOfferedTool(actor, { name, arguments: args, signal })) as CallToolResult;
+    }),
+  );
+  // No memory is enumerated: memories are reached by id (search, briefing, thread indexes).
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: RESOURCE_TEMPLATES,
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return await readResource(actor, request.params.uri);
     } catch (error) {
+      if (isDomainError(error) && (error as { code: string }).code === "NOT_FOUND")
+        throw new McpError(RESOURCE_NOT_FOUND, `NOT_FOUND: ${(error as Error).message}`, {
+          code: "NOT_FOUND",
+          uri: request.params.uri,
+        });
       throw toMcpError(error);
     }
   });
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listPrompts() }));
+  server.setRequestHandler(
+    GetPromptRequestSchema,
+    guarded(async (request) => getPrompt(request.params.name, request.params.arguments ?? {})),
+  );
   return server;
 }

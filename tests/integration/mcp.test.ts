@@ -8,6 +8,7 @@ import { authenticateToolHost, registerTools } from "@/server/domain/sources/too
 import { handleCallResults, handleCollectCalls } from "@/server/http/tool-host-api";
 import { LIMITS } from "@/server/limits";
 import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
+import { builtInTools } from "@/server/mcp/tools/registry";
 import { connectionTo, operator } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { hostWith, toolsOfModelBytes } from "../helpers/hosts";
@@ -57,6 +58,7 @@ async function connect(token: string) {
 }
 
 const echo: OnCall = (name, args) => ({ content: [{ type: "text", text: `${name}:${JSON.stringify(args)}` }] });
+const BUILT_INS = builtInTools.length;
 const texts = (result: unknown) => ((result as CallToolResult).content as { text: string }[]).map((c) => c.text);
 
 describe("/mcp", () => {
@@ -74,10 +76,11 @@ describe("/mcp", () => {
 
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names[0]).toBe("find_tools");
-    expect(names).toHaveLength(3);
+    // The built-in tools lead, then the catalog.
+    expect(names.slice(0, BUILT_INS)).toEqual(builtInTools.map((t) => t.name));
+    expect(names).toHaveLength(BUILT_INS + 2);
     expect(names).toContain("lookup");
-    const other = names.find((n) => n !== "lookup" && n !== "find_tools") as string;
+    const other = names.slice(BUILT_INS).find((n) => n !== "lookup") as string;
     expect(other).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(names).not.toContain("bad"); // Schema unsupported: never offered
     expect(tools.find((t) => t.name === "lookup")).toMatchObject({
@@ -118,7 +121,9 @@ describe("/mcp", () => {
     expect((byDescription.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
       "list_orders",
     ]);
-    await expect(client.callTool({ name: "find_tools", arguments: { query: "" } })).rejects.toThrow(/query/);
+    const empty = await client.callTool({ name: "find_tools", arguments: { query: "" } });
+    expect(empty.isError).toBe(true);
+    expect(texts(empty)[0]).toMatch(/^INVALID_ARGUMENTS: query: /);
   });
 
   it("refuses a missing or revoked token, a browser page from another origin, and session requests", async () => {
@@ -156,7 +161,7 @@ describe("/mcp", () => {
     const growing = await hostWith(toolsOfModelBytes(100, 4000, "grow"));
     const { token } = await agentFor([base.source.id, growing.source.id]);
     const client = await connect(token);
-    expect((await client.listTools()).tools.length).toBe(501); // find_tools and a first page of 500
+    expect((await client.listTools()).tools.length).toBe(BUILT_INS + 500); // the built-ins and a first page of 500
     await growing.register(toolsOfModelBytes(450, 4000, "grow"));
 
     const refusal = client.listTools();
@@ -178,8 +183,8 @@ describe("/mcp", () => {
       names.push(...page.tools.map((t) => t.name));
       cursor = page.nextCursor;
     } while (cursor);
-    expect(names).toHaveLength(1201);
-    expect(new Set(names).size).toBe(1201);
+    expect(names).toHaveLength(1200 + BUILT_INS);
+    expect(new Set(names).size).toBe(1200 + BUILT_INS);
   });
 
   it("enforces the Tool Call limits: arguments before the call, the result after it, each with the limit in the reason", async () => {
@@ -206,11 +211,13 @@ describe("/mcp", () => {
     const client = await connect(token);
 
     const many = Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`a${i}`, i]));
-    await expect(client.callTool({ name: "blocks_ok", arguments: many })).rejects.toThrow(/257 top-level.*at most 256/);
+    const tooMany = await client.callTool({ name: "blocks_ok", arguments: many });
+    expect(tooMany.isError).toBe(true);
+    expect(texts(tooMany)[0]).toMatch(/^INVALID_ARGUMENTS: arguments: 257 top-level.*at most 256/);
     expect(calls).toEqual([]); // refused before anything reached the Source
 
-    expect((await client.callTool({ name: "blocks_ok", arguments: {} })).isError).toBeFalsy();
-    const text = await client.callTool({ name: "text_ok", arguments: {} });
+    expect((await client.callTool({ name: "blocks_ok", arguments: { query: "q" } })).isError).toBeFalsy();
+    const text = await client.callTool({ name: "text_ok", arguments: { query: "q" } });
     expect(text.isError).toBeFalsy();
     expect(texts(text)[0]?.length).toBe(chars + 1000);
 
@@ -219,7 +226,7 @@ describe("/mcp", () => {
       ["text_over", "TOOL_RESULT_TEXT_TOO_LONG", chars],
       ["too_large", "TOOL_RESULT_TOO_LARGE", LIMITS.TOOL_RESULT_BYTES.value],
     ] as const) {
-      const refused = await client.callTool({ name, arguments: {} });
+      const refused = await client.callTool({ name, arguments: { query: "q" } });
       expect(refused.isError).toBe(true);
       expect(texts(refused)[0]).toMatch(new RegExp(`^${code}: `));
       expect(refused.structuredContent).toMatchObject({ error: { code, limit } });
@@ -232,12 +239,14 @@ describe("/mcp", () => {
     const { token } = await agentFor([a.source.id]);
     const client = await connect(token);
     await a.server.close();
-    const down = await client.callTool({ name: "flaky", arguments: {} });
+    const down = await client.callTool({ name: "flaky", arguments: { query: "q" } });
     expect(down.isError).toBe(true);
     expect(texts(down)[0]).toMatch(/^SOURCE_UNREACHABLE: /);
 
     expect(other.source.id).toBeTruthy();
-    await expect(client.callTool({ name: "elsewhere", arguments: {} })).rejects.toThrow(/No Tool named "elsewhere"/);
+    await expect(client.callTool({ name: "elsewhere", arguments: { query: "q" } })).rejects.toThrow(
+      /No Tool named "elsewhere"/,
+    );
   });
 
   it("never gives a catalog Tool a built-in tool's name, so a Source's own search cannot shadow or be shadowed", async () => {
@@ -245,8 +254,9 @@ describe("/mcp", () => {
     const { token } = await agentFor([a.source.id]);
     const client = await connect(token);
     const names = (await client.listTools()).tools.map((t) => t.name);
+    // Each built-in name appears once: the built-in's.
     expect(names.filter((n) => n === "find_tools")).toHaveLength(1);
-    expect(names).not.toContain("search");
+    expect(names.filter((n) => n === "search")).toHaveLength(1);
     expect(names).toEqual(expect.arrayContaining(["docs_server_search", "docs_server_find_tools"]));
     expect(texts(await client.callTool({ name: "docs_server_search", arguments: { query: "q" } }))).toEqual([
       'search:{"query":"q"}',

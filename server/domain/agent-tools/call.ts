@@ -15,9 +15,11 @@ import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
 import { HeadersUnreadable, openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
+import { checkToolArguments } from "./argument-check";
 import { ToolCallFailure } from "./failures";
 import { callHostTool } from "./host-calls";
 import { servedIdentity } from "./identity";
+import { whyNotHeld } from "./not-held";
 import { callRemoteTool } from "./remote-call";
 import { acceptToolResult, failedResult, type ToolResult } from "./result";
 
@@ -26,23 +28,47 @@ export async function callOfferedTool(
   input: { name: string; arguments?: unknown; signal?: AbortSignal },
 ): Promise<ToolResult> {
   const identity = await servedIdentity(actor);
-  const args = checkArguments(input.arguments);
   const db = await getDb();
   const tool = await db.tool.findFirst({
     where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
     select: {
       nativeName: true,
-      source: { select: { id: true, kind: true, url: true, encryptedHeaders: true } },
+      definitionHash: true,
+      source: {
+        select: {
+          id: true,
+          name: true,
+          kind: true,
+          url: true,
+          encryptedHeaders: true,
+          failingSince: true,
+          lastFailureCode: true,
+        },
+      },
     },
   });
-  if (!tool)
+  if (!tool) {
+    const lost = await whyNotHeld(identity.id, input.name);
+    if (lost)
+      return failedResult(
+        new ToolCallFailure("TOOL_NOT_HELD", lost.message, {
+          reason: lost.reason,
+          at: lost.at.toISOString(),
+          source: lost.source,
+        }),
+      );
     throw new DomainError("NOT_FOUND", `No Tool named "${input.name}" is offered to this Agent Identity.`, {
       field: "name",
     });
+  }
 
   const started = performance.now();
   let result: ToolResult;
   try {
+    // Nothing reaches the Source until the arguments fit the limits and the Tool's schema.
+    const args = checkArguments(input.arguments);
+    const problems = checkToolArguments(tool.definitionHash, await inputSchemaOf(tool.definitionHash), args);
+    if (problems) throw new ToolCallFailure("INVALID_ARGUMENTS", problems);
     if (tool.source.kind === "sdk_tool_host" || !tool.source.url) {
       result = await callHostTool({
         sourceId: tool.source.id,
@@ -64,7 +90,7 @@ export async function callOfferedTool(
     }
   } catch (error) {
     if (!(error instanceof ToolCallFailure)) throw error;
-    result = failedResult(error);
+    result = failedResult(withSourceState(error, tool.source));
   }
   log.info(
     {
@@ -88,26 +114,48 @@ function openSourceHeaders(source: { id: string; encryptedHeaders: string | null
   }
 }
 
+async function inputSchemaOf(hash: string): Promise<unknown> {
+  const db = await getDb();
+  const stored = await db.toolDefinition.findUnique({ where: { hash }, select: { definition: true } });
+  return stored ? (JSON.parse(stored.definition) as { inputSchema?: unknown }).inputSchema : undefined;
+}
+
+/**
+ * A call that failed on the Source's side says so when the Source's catalog checks are
+ * failing too: the model (and whoever reads its log) then knows it is the Source, not the call.
+ */
+function withSourceState(
+  failure: ToolCallFailure,
+  source: { name: string; failingSince: Date | null; lastFailureCode: string | null },
+): ToolCallFailure {
+  if (!source.failingSince || failure.code === "INVALID_ARGUMENTS") return failure;
+  return new ToolCallFailure(
+    failure.code,
+    `${failure.message} Its Source "${source.name}" has failed its catalog checks since ${source.failingSince.toISOString()}${source.lastFailureCode ? ` (${source.lastFailureCode})` : ""}.`,
+    { ...failure.details, sourceFailingSince: source.failingSince.toISOString() },
+  );
+}
+
 function checkArguments(raw: unknown): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== "object" || Array.isArray(raw))
-    throw new DomainError("INVALID_INPUT", "arguments: must be an object of named arguments", { field: "arguments" });
+    throw new ToolCallFailure("INVALID_ARGUMENTS", "arguments: must be an object of named arguments");
   const count = Object.keys(raw).length;
   const limit = LIMITS.CALL_TOP_LEVEL_ARGUMENTS.value;
   if (count > limit)
-    throw new DomainError(
-      "INVALID_INPUT",
+    throw new ToolCallFailure(
+      "INVALID_ARGUMENTS",
       `arguments: ${fmt(count)} top-level properties; a Tool Call may have at most ${fmt(limit)}.`,
-      { field: "arguments", measured: count, limit },
+      { measured: count, limit },
     );
   // Checked before the arguments are serialized for the Source (serializing recurses).
   const maxDepth = LIMITS.JSON_DEPTH.value;
   const depth = measureSchemas([raw], { depth: maxDepth, nodes: Number.POSITIVE_INFINITY });
   if (depth.exceeded)
-    throw new DomainError(
-      "INVALID_INPUT",
+    throw new ToolCallFailure(
+      "INVALID_ARGUMENTS",
       `arguments: nested more than ${fmt(maxDepth)} levels deep; Tool Call arguments may nest at most ${fmt(maxDepth)}.`,
-      { field: "arguments", measured: depth.depth, limit: maxDepth },
+      { measured: depth.depth, limit: maxDepth },
     );
   return raw as Record<string, unknown>;
 }

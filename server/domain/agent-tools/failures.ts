@@ -15,6 +15,8 @@ export const TOOL_CALL_FAILURE_CODES = {
   TOOL_RESULT_TOO_DEEP: "The Tool Result was nested more deeply than an accepted Tool Result may be.",
   SOURCE_CALL_ERROR: "The Source refused the call (a JSON-RPC error).",
   TOOL_RESULT_NUL: "An SDK Tool Host's output or error message contained a NUL character.",
+  INVALID_ARGUMENTS: "The arguments break the Tool's input schema or a Tool Call limit; nothing was forwarded.",
+  TOOL_NOT_HELD: "The identity held this Tool but no longer does; the message says why and since when.",
 } as const;
 
 export type ToolCallFailureCode = keyof typeof TOOL_CALL_FAILURE_CODES;

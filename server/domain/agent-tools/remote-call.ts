@@ -81,12 +81,22 @@ function toFailure(error: unknown, timedOut: boolean, timeoutMs: number): ToolCa
       { limit: timeoutMs, unit: "ms" },
     );
   if (error instanceof McpError && error.code !== -32001)
-    return new ToolCallFailure("SOURCE_CALL_ERROR", `The Source refused the call: ${error.message.slice(0, 500)}`, {
-      jsonRpcCode: error.code,
-    });
+    return new ToolCallFailure(
+      "SOURCE_CALL_ERROR",
+      `The Source refused the call (JSON-RPC ${error.code}): ${sourceMessage(error.message).slice(0, 500)}`,
+      { jsonRpcCode: error.code },
+    );
   if (error instanceof StreamableHTTPError)
     return new ToolCallFailure("SOURCE_UNREACHABLE", `The Source answered HTTP ${error.code}.`, {
       status: error.code,
     });
   return new ToolCallFailure("SOURCE_UNREACHABLE", unreachable(error, "The Source could not be reached"));
+}
+
+/**
+ * The Source's own words: the SDK prefixes "MCP error <code>: " to a JSON-RPC error's message,
+ * and a Source that is itself a proxy often sent one already; the code is stated once, by us.
+ */
+export function sourceMessage(message: string): string {
+  return message.replace(/^(\s*MCP error -?\d+:\s*)+/i, "").trim() || "(no message)";
 }

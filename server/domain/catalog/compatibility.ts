@@ -13,6 +13,7 @@ export const COMPATIBILITY_STATES = [
   "external_ref",
   "top_level_combinator",
   "too_many_arguments",
+  "task_required",
 ] as const;
 export type CompatibilityState = (typeof COMPATIBILITY_STATES)[number];
 
@@ -23,12 +24,20 @@ export const COMPATIBILITY_LABELS: Record<CompatibilityState, string> = {
   external_ref: "External reference",
   top_level_combinator: "Top-level combinator",
   too_many_arguments: "Too many arguments",
+  task_required: "Task required",
 };
 
 export interface Compatibility {
   state: CompatibilityState;
   reason: string | null;
 }
+
+/**
+ * Kept in one place because the migration that re-judged existing Tools
+ * (prisma/migrations/*_task_required_tools) wrote the same sentence.
+ */
+export const TASK_REQUIRED_REASON =
+  'The Tool is published with "execution": { "taskSupport": "required" }: its server runs it only as an MCP task, which a plain tools/call from a model cannot start. Publish it with taskSupport "optional" (or omit "execution") where the Tool is defined; the next catalog check picks it up.';
 
 const REASONS = {
   schema_unsupported:
@@ -40,6 +49,7 @@ const REASONS = {
   top_level_combinator:
     'The input schema\'s root uses "oneOf", "anyOf", "allOf", "not" or "enum", which model APIs refuse at the top level. Move the alternatives into a property where the Tool is defined.',
   too_many_arguments: `The input schema declares more than ${LIMITS.CALL_TOP_LEVEL_ARGUMENTS.value} top-level arguments, more than one Tool Call may carry. Group arguments into objects where the Tool is defined.`,
+  task_required: TASK_REQUIRED_REASON,
 } as const;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -62,7 +72,12 @@ function hasExternalRef(schema: unknown): boolean {
   return false;
 }
 
-export function evaluateCompatibility(inputSchema: unknown): Compatibility {
+/**
+ * `definition` is the rest of the published Tool: `execution.taskSupport: "required"` means
+ * the Tool can only run as a task (MCP 2025-11-25), which /mcp's proxied tools/call cannot
+ * start, so offering it would make every call fail.
+ */
+export function evaluateCompatibility(inputSchema: unknown, definition?: { execution?: unknown }): Compatibility {
   const reject = (state: Exclude<CompatibilityState, "compatible">): Compatibility => ({
     state,
     reason: REASONS[state],
@@ -77,5 +92,7 @@ export function evaluateCompatibility(inputSchema: unknown): Compatibility {
   if (["oneOf", "anyOf", "allOf", "not", "enum"].some((k) => k in inputSchema)) return reject("top_level_combinator");
   if (hasExternalRef(inputSchema)) return reject("external_ref");
   if (properties.length > LIMITS.CALL_TOP_LEVEL_ARGUMENTS.value) return reject("too_many_arguments");
+  if (isObject(definition?.execution) && definition.execution.taskSupport === "required")
+    return reject("task_required");
   return { state: "compatible", reason: null };
 }

@@ -152,7 +152,7 @@ async function publishOnce(
   for (const t of removed) if (t.modelFacingName) freed.add(t.modelFacingName);
   const evaluated = [...added, ...changed].map((tool) => ({
     tool,
-    compat: evaluateCompatibility(tool.inputSchema),
+    compat: evaluateCompatibility(tool.inputSchema, executionOf(tool.canonical)),
     old: before.get(tool.nativeName),
   }));
   for (const e of evaluated)
@@ -296,6 +296,13 @@ export function catalogFingerprint(tools: { nativeName: string; definitionHash: 
       .sort()
       .join("\n"),
   );
+}
+
+/** The `execution` member of a stored definition, read only when the text holds one. */
+function executionOf(canonical: string): { execution?: unknown } | undefined {
+  if (!canonical.includes('"execution"')) return undefined;
+  const parsed = JSON.parse(canonical) as { execution?: unknown };
+  return { execution: parsed.execution };
 }
 
 /** Recomputes a Source's counters from its Tools (what identity budgets sum). */

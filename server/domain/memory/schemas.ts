@@ -190,3 +190,45 @@ export const ZDecideManyInput = z.object({
 export const ZImportInput = z.object({
   jsonl: z.string().min(1, "jsonl must hold an exported scope"),
 });
+
+// ── Agents' session tools (briefing, debrief, handoff), shared with /mcp ──
+
+/** The fields of a handoff; ZHandoffInput adds the rule that exactly one addressee is named. */
+export const ZHandoffFields = z.object({
+  scopeId: id("scopeId"),
+  body: ZBody,
+  /** The Agent Identity (by name) whose next briefing returns it. */
+  toIdentity: z.string().trim().min(1).max(200).optional(),
+  /** Or the thread (by name; created if missing) whose next briefing returns it. */
+  toThread: ZThreadName.optional(),
+  tags: ZTags.default([]),
+  threads: z.array(ZThreadName).max(16).default([]),
+});
+export const ZHandoffInput = ZHandoffFields.refine((v) => (v.toIdentity ? 1 : 0) + (v.toThread ? 1 : 0) === 1, {
+  message: "name exactly one addressee: toIdentity or toThread",
+  path: ["toIdentity"],
+});
+
+export const ZBriefingInput = z.object({
+  scopeId: id("scopeId"),
+  /** A thread to brief on: its pinned memories and the handoffs addressed to it. */
+  thread: ZThreadName.optional(),
+});
+
+const debriefItems = (what: string) =>
+  z
+    .array(ZBody)
+    .max(LIMITS.DEBRIEF_ITEMS.value, `${what} may hold at most ${LIMITS.DEBRIEF_ITEMS.value} items`)
+    .default([]);
+export const ZDebriefInput = z.object({
+  scopeId: id("scopeId"),
+  /** What the session did: stored as one memory of kind "debrief". */
+  summary: ZBody,
+  /** What it learned, each stored as a note. */
+  learned: debriefItems("learned"),
+  /** What it decided, each stored as a decision. */
+  decisions: debriefItems("decisions"),
+  /** A thread every memory of the debrief joins (created if missing). */
+  thread: ZThreadName.optional(),
+  tags: ZTags.default([]),
+});

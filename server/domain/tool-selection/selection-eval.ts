@@ -121,8 +121,15 @@ export function gateFailures(report: SelectionReport, floors: Floors): string[] 
       .sort((x, y) => x.margin - y.margin)
       .slice(0, 5)
       .map((r) => `"${r.text}" (${r.expected} over ${r.runnerUp} by ${fmt(r.margin)})`);
+    const byTool = new Map<string, number[]>();
+    for (const r of report.results) byTool.set(r.expected, [...(byTool.get(r.expected) ?? []), r.margin]);
+    const weakest = [...byTool]
+      .map(([tool, margins]) => ({ tool, mean: margins.reduce((a, b) => a + b, 0) / margins.length }))
+      .sort((x, y) => x.mean - y.mean)
+      .slice(0, 3)
+      .map((t) => `${t.tool} ${fmt(t.mean)}`);
     failures.push(
-      `selection_margin ${fmt(report.selection_margin)} is below its floor ${floors.selection_margin}; thinnest:\n  ${thinnest.join("\n  ")}`,
+      `selection_margin ${fmt(report.selection_margin)} is below its floor ${floors.selection_margin}; weakest tools (mean margin): ${weakest.join(", ")}; thinnest:\n  ${thinnest.join("\n  ")}`,
     );
   }
   const over = report.pairs.filter((p) => p.similarity > floors.max_description_overlap);

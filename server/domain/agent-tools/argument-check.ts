@@ -1,0 +1,77 @@
+/**
+ * Catalog Tool arguments are checked against the Tool's input schema (JSON Schema 2020-12,
+ * MCP's default dialect) before anything is forwarded: a model that breaks the schema gets
+ * an isError result naming the argument and the rule (INVALID_ARGUMENTS), which it can fix,
+ * instead of whatever the Source makes of it. Validators are compiled once per definition
+ * hash (definitions are immutable under their hash) and kept in a bounded LRU.
+ * A schema ajv cannot compile (a dialect quirk the catalog accepted) is not held against
+ * the call: the call is forwarded unchecked and the Source judges it, as before.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { LIMITS } from "../../limits";
+import { log } from "../../log";
+
+// ajv-formats is CommonJS: its default export arrives wrapped under ESM interop.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+let ajv: Ajv2020 | null = null;
+function validatorFactory(): Ajv2020 {
+  if (!ajv) {
+    // strict off: published schemas carry annotations and keywords ajv does not know.
+    ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false });
+    addFormats(ajv);
+  }
+  return ajv;
+}
+
+const cache = new Map<string, ValidateFunction | null>();
+
+function validatorFor(hash: string, schema: unknown): ValidateFunction | null {
+  if (cache.has(hash)) {
+    const hit = cache.get(hash) ?? null;
+    cache.delete(hash);
+    cache.set(hash, hit);
+    return hit;
+  }
+  let compiled: ValidateFunction | null = null;
+  try {
+    const { $schema: _dialect, $id: _id, ...rest } = (schema ?? {}) as Record<string, unknown>;
+    compiled = validatorFactory().compile(rest);
+  } catch (error) {
+    log.warn({ err: error, definitionHash: hash }, "input schema not compilable; arguments forwarded unchecked");
+  }
+  cache.set(hash, compiled);
+  while (cache.size > LIMITS.CATALOG_ARGUMENT_VALIDATORS.value) cache.delete(cache.keys().next().value as string);
+  return compiled;
+}
+
+function describe(error: ErrorObject): string {
+  const at = error.instancePath
+    ? error.instancePath
+        .slice(1)
+        .split("/")
+        .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+        .join(".")
+    : "";
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required":
+      return `${at ? `${at}.` : ""}${params.missingProperty}: is required`;
+    case "additionalProperties":
+      return `${at ? `${at}.` : ""}${params.additionalProperty}: is not an argument of this Tool`;
+    case "enum":
+      return `${at || "arguments"}: must be one of ${JSON.stringify(params.allowedValues)}`;
+    default:
+      return `${at || "arguments"}: ${error.message ?? `breaks the rule "${error.keyword}"`}`;
+  }
+}
+
+/** The problems with `args` under the Tool's input schema (at most five), or null when none. */
+export function checkToolArguments(hash: string, inputSchema: unknown, args: Record<string, unknown>): string | null {
+  const validate = validatorFor(hash, inputSchema);
+  if (!validate || validate(args)) return null;
+  const problems = [...new Set((validate.errors ?? []).map(describe))];
+  return problems.slice(0, 5).join("; ");
+}

@@ -1,0 +1,94 @@
+/**
+ * /mcp's resources: a memory by id (qm://memory/{id}, its immutable body: cache it long)
+ * and a thread's index in the working scope (qm://thread/{name}: members change, cache it
+ * briefly). resources/list enumerates nothing and ids are never completed: a corpus is not
+ * listed through a side door (PRODUCT.md §4). Plain objects; server.ts hands them to the SDK.
+ */
+import type { Actor } from "../actor";
+import { getMemory } from "../domain/memory/memories";
+import { getThreadByName } from "../domain/memory/threads";
+import { resolveScope } from "../domain/memory/working-scope";
+import { DomainError } from "../errors";
+import { MEMORY_URI_TEMPLATE, memoryUri, parseQmUri, THREAD_URI_TEMPLATE, threadUri } from "./tools/uris";
+
+/** How long a client may keep what it read; MCP has no cache field, so `_meta` carries it. */
+const MEMORY_CACHE = { "quartermaster/cache": { immutable: true, maxAgeSeconds: 31_536_000 } };
+const THREAD_CACHE = { "quartermaster/cache": { immutable: false, maxAgeSeconds: 30 } };
+
+export const RESOURCE_TEMPLATES = [
+  {
+    uriTemplate: MEMORY_URI_TEMPLATE,
+    name: "memory",
+    title: "Memory",
+    description:
+      "One memory's Markdown body by id. Bodies never change (a correction is a new memory), so a copy may be kept for a year.",
+    mimeType: "text/markdown",
+    annotations: { audience: ["assistant"], priority: 0.5 },
+    _meta: MEMORY_CACHE,
+  },
+  {
+    uriTemplate: THREAD_URI_TEMPLATE,
+    name: "thread",
+    title: "Thread index",
+    description:
+      "A thread of the working scope: its member memories' ids, kinds, times, titles and pins (pinned first), as JSON. Membership changes: cache it briefly.",
+    mimeType: "application/json",
+    annotations: { audience: ["assistant"], priority: 0.5 },
+    _meta: THREAD_CACHE,
+  },
+];
+
+export async function readResource(actor: Actor, uri: string) {
+  const parsed = parseQmUri(uri);
+  if (!parsed)
+    throw new DomainError("NOT_FOUND", `No resource at ${uri}: /mcp serves qm://memory/{id} and qm://thread/{name}.`, {
+      uri,
+    });
+  if (parsed.kind === "memory") {
+    const memory = await getMemory(actor, { id: parsed.key });
+    const text =
+      memory.body ?? `This memory was erased${memory.erasedAt ? ` on ${memory.erasedAt.toISOString()}` : ""}.`;
+    return {
+      contents: [
+        {
+          uri: memoryUri(memory.id),
+          mimeType: "text/markdown",
+          text,
+          _meta: {
+            ...MEMORY_CACHE,
+            "quartermaster/memory": {
+              kind: memory.kind,
+              scope: memory.scopeName,
+              occurredAt: memory.occurredAt.toISOString(),
+              state: memory.state,
+              supersededById: memory.supersededById,
+            },
+          },
+        },
+      ],
+    };
+  }
+  const scope = await resolveScope(actor, undefined, "read");
+  const thread = await getThreadByName(actor, scope.id, parsed.key);
+  const index = {
+    scope: thread.scopeName,
+    thread: thread.name,
+    description: thread.description,
+    archived: thread.archivedAt !== null,
+    memberCount: thread.memberCount,
+    members: thread.members.map((m) => ({
+      id: m.id,
+      uri: memoryUri(m.id),
+      kind: m.kind,
+      title: m.title,
+      occurredAt: m.occurredAt.toISOString(),
+      pinned: m.pinned,
+      state: m.state,
+    })),
+  };
+  return {
+    contents: [
+      { uri: threadUri(thread.name), mimeType: "application/json", text: JSON.stringify(index), _meta: THREAD_CACHE },
+    ],
+  };
+}

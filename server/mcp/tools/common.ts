@@ -1,0 +1,21 @@
+/** Argument and output pieces several built-in tools share. */
+import { z } from "zod";
+import { ZScopeName } from "../../domain/memory/schemas";
+
+export const scopeArg = ZScopeName.optional().describe(
+  "Scope to work in, by name; the working scope (configure_scope) when omitted.",
+);
+
+export const isoTime = (what: string) => z.iso.datetime({ offset: true }).describe(`${what} (ISO 8601 date-time)`);
+
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+export const ZTime = z.string().describe("ISO 8601 date-time");
+
+/** A short line per memory for text mirrors. */
+export function line(m: { id: string; kind?: string; body?: string; truncated?: boolean }, chars = 200): string {
+  const body = (m.body ?? "").replace(/\s+/g, " ").trim();
+  const shown = body.length > chars ? `${body.slice(0, chars)}…` : body;
+  return `- [${m.id}]${m.kind ? ` (${m.kind})` : ""} ${shown}${m.truncated ? " [truncated: get_memories reads it all]" : ""}`;
+}

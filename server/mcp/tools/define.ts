@@ -1,0 +1,139 @@
+/**
+ * One built-in /mcp tool, defined once: its name, title, description, zod input and output
+ * schemas, annotations, the error codes it may answer with, and a handler that calls the
+ * domain. Listing, dispatch, the reserved names and docs/mcp.md all read the same object
+ * (registry.ts). Nothing here imports the MCP SDK: a handler returns a plain
+ * CallToolResult-shaped object, and server.ts wires the list into whichever SDK serves /mcp.
+ */
+import { z } from "zod";
+import type { Actor } from "../../actor";
+import { DomainError, type ErrorCode, isDomainError } from "../../errors";
+
+export type AgentActor = Extract<Actor, { kind: "agent" }>;
+
+export interface ToolContext {
+  actor: AgentActor;
+  signal?: AbortSignal;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** The output schema's shape, where a Date may stand for a string (it travels as ISO 8601). */
+export type Wire<T> = T extends string
+  ? string | Date
+  : T extends readonly (infer U)[]
+    ? Wire<U>[]
+    : T extends object
+      ? { [K in keyof T]: Wire<T[K]> }
+      : T;
+
+/** What a handler hands back: structured content (the output schema's shape) and its text mirror. */
+export interface ToolOutput<O> {
+  structured: O;
+  text: string;
+  /** Blocks after the text mirror (search's resource_link per hit). */
+  extra?: Record<string, unknown>[];
+}
+
+export interface BuiltInTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: I;
+  outputSchema: O;
+  annotations: ToolAnnotations;
+  /** Codes an isError result of this tool may carry (besides INVALID_ARGUMENTS); docs list them. */
+  errors: readonly (ErrorCode | "INVALID_ARGUMENTS")[];
+  handler(input: z.output<I>, context: ToolContext): Promise<ToolOutput<Wire<z.input<O>>>>;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodType>(tool: BuiltInTool<I, O>): BuiltInTool {
+  return tool as unknown as BuiltInTool;
+}
+
+/** A plain MCP CallToolResult, without the SDK's types. */
+export interface ToolResultShape {
+  [key: string]: unknown;
+  content: Record<string, unknown>[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/**
+ * JSON Schema of a zod schema as MCP carries it: 2020-12 (MCP's default dialect) without
+ * a `$schema` member, since clients on draft-07 validators refuse an unknown meta-schema.
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: "draft-2020-12" }) as Record<
+    string,
+    unknown
+  >;
+  return rest;
+}
+
+/** The tool as tools/list sends it. */
+export function listedTool(tool: BuiltInTool) {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchemaOf(tool.inputSchema, "input"),
+    outputSchema: jsonSchemaOf(tool.outputSchema, "output"),
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/** `CODE: message` as the one text block of an isError result (SEP-1303: the model reads it). */
+export function errorResult(code: string, message: string, details?: Record<string, unknown>): ToolResultShape {
+  return {
+    content: [{ type: "text", text: `${code}: ${message}` }],
+    ...(details ? { structuredContent: { error: { code, message, ...details } } } : {}),
+    isError: true,
+  };
+}
+
+/** The first problems with the arguments, each naming the argument and the rule it broke. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join(".") : "arguments"}: ${i.message}`)
+    .join("; ");
+}
+
+const REQUEST_REFUSALS: ReadonlySet<string> = new Set(["IDENTITY_OVER_BUDGET", "UNAUTHENTICATED", "FORBIDDEN"]);
+
+// Dates travel as ISO strings; structured content is plain JSON.
+const plain = (value: unknown): Record<string, unknown> => JSON.parse(JSON.stringify(value));
+
+/**
+ * Runs a built-in: arguments that break its input schema, and domain refusals (no grant,
+ * PROPOSAL_STALE, MEMORY_TOO_LARGE…), come back as isError results the model can act on;
+ * only unexpected failures escape (the transport logs them and answers generically).
+ * Built-ins' error results carry no structuredContent: clients check structured content
+ * against the output schema, which describes success.
+ */
+export async function runTool(tool: BuiltInTool, args: unknown, context: ToolContext): Promise<ToolResultShape> {
+  const parsed = tool.inputSchema.safeParse(args ?? {});
+  if (!parsed.success) return errorResult("INVALID_ARGUMENTS", describeIssues(parsed.error.issues));
+  try {
+    const output = await tool.handler(parsed.data, context);
+    return {
+      content: [{ type: "text", text: output.text }, ...(output.extra ?? [])],
+      structuredContent: plain(output.structured),
+    };
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    const e = error as DomainError;
+    // Refusals of the whole request (an identity Over budget, a token gone) stay protocol errors.
+    if (REQUEST_REFUSALS.has(e.code)) throw error;
+    // Domain input errors are argument errors to the model: same code as the schema's own.
+    return errorResult(e.code === "INVALID_INPUT" ? "INVALID_ARGUMENTS" : e.code, e.message);
+  }
+}
+
+export { DomainError };

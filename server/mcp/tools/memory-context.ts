@@ -1,0 +1,177 @@
+import { z } from "zod";
+import { briefScope } from "../../domain/memory/briefing";
+import { recordDebrief } from "../../domain/memory/debrief";
+import { createHandoff } from "../../domain/memory/handoffs";
+import { ZDebriefInput, ZHandoffFields, ZScopeName, ZThreadName } from "../../domain/memory/schemas";
+import { describeWorkingScope, resolveScope, setWorkingScope } from "../../domain/memory/working-scope";
+import { line, scopeArg, WRITES, ZTime } from "./common";
+import { defineTool } from "./define";
+
+const Brief = z.object({ id: z.string(), body: z.string(), truncated: z.boolean(), occurredAt: ZTime });
+
+export const briefing = defineTool({
+  name: "briefing",
+  title: "Briefing",
+  description:
+    "Call once when starting work in a scope: returns what to know before acting — pinned memories, recent decisions, open threads, pending consolidator proposals, and handoffs other agents left for you (each handoff is returned once). Bounded in size; bodies are truncated.",
+  inputSchema: z.object({
+    scope: scopeArg,
+    thread: ZThreadName.optional().describe("Brief on this thread: its pinned memories, decisions and handoffs."),
+  }),
+  outputSchema: z.object({
+    scope: z.string(),
+    thread: z.string().nullable(),
+    pinned: z.array(Brief.extend({ kind: z.string(), thread: z.string() })),
+    decisions: z.array(Brief),
+    openThreads: z.array(z.object({ name: z.string(), members: z.number().int(), updatedAt: ZTime })),
+    pendingProposals: z.object({
+      total: z.number().int(),
+      items: z.array(
+        z.object({ id: z.string(), kind: z.string(), rationale: z.string(), memoryIds: z.array(z.string()) }),
+      ),
+    }),
+    handoffs: z.array(
+      Brief.extend({
+        from: z.string(),
+        to: z.object({ identity: z.string().optional(), thread: z.string().optional() }),
+      }),
+    ),
+    handoffsWaiting: z
+      .number()
+      .int()
+      .describe("Handoffs beyond this briefing's bound: the next briefing returns them."),
+  }),
+  // Not read-only: the handoffs it returns are marked delivered.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  errors: ["INVALID_ARGUMENTS", "SCOPE_ACCESS_DENIED", "NOT_FOUND"],
+  async handler(input, { actor }) {
+    const scope = await resolveScope(actor, input.scope, "read");
+    const b = await briefScope(actor, { scopeId: scope.id, thread: input.thread });
+    const section = (title: string, lines: string[]) => (lines.length ? [`## ${title}`, ...lines, ""] : []);
+    const text = [
+      `# Briefing: scope "${b.scope}"${b.thread ? `, thread "${b.thread}"` : ""}`,
+      "",
+      ...section(
+        "Handoffs for you",
+        b.handoffs.map((h) => `${line(h, 400)} (from ${h.from})`),
+      ),
+      ...section(
+        "Pinned",
+        b.pinned.map((p) => `${line(p)} in ${p.thread}`),
+      ),
+      ...section(
+        "Recent decisions",
+        b.decisions.map((d) => line(d)),
+      ),
+      ...section(
+        "Open threads",
+        b.openThreads.map((t) => `- ${t.name} (${t.members} memories)`),
+      ),
+      b.pendingProposals.total
+        ? `${b.pendingProposals.total} consolidator proposals are pending: review_proposals lists them.`
+        : "No proposals are pending.",
+    ].join("\n");
+    return { structured: b, text };
+  },
+});
+
+const D = ZDebriefInput.shape;
+
+export const debrief = defineTool({
+  name: "debrief",
+  title: "Debrief",
+  description:
+    "Call once when finishing a session: records what it did (summary), what it learned and what it decided as memories in one step, so the next session's search and briefing find them.",
+  inputSchema: z.object({
+    summary: D.summary.describe("What this session did, in Markdown."),
+    learned: D.learned.describe("Things learned, one memory (note) each; at most 20."),
+    decisions: D.decisions.describe("Decisions taken, one memory (decision) each; at most 20."),
+    thread: D.thread.describe("A thread (by name) all of them join; created if missing."),
+    tags: D.tags.describe("Tags for every memory written."),
+    scope: scopeArg,
+  }),
+  outputSchema: z.object({
+    scope: z.string(),
+    summaryId: z.string(),
+    learnedIds: z.array(z.string()),
+    decisionIds: z.array(z.string()),
+    thread: z.string().nullable(),
+  }),
+  annotations: WRITES,
+  errors: ["INVALID_ARGUMENTS", "SCOPE_ACCESS_DENIED", "MEMORY_TOO_LARGE"],
+  async handler(input, { actor }) {
+    const scope = await resolveScope(actor, input.scope, "write");
+    const { scope: _s, ...rest } = input;
+    const done = await recordDebrief(actor, { ...rest, scopeId: scope.id });
+    const count = 1 + done.learnedIds.length + done.decisionIds.length;
+    return {
+      structured: done,
+      text: `Debrief recorded in scope "${done.scope}": ${count} memories (summary ${done.summaryId}, ${done.learnedIds.length} learned, ${done.decisionIds.length} decisions).`,
+    };
+  },
+});
+
+const H = ZHandoffFields.shape;
+
+export const handoff = defineTool({
+  name: "handoff",
+  title: "Hand off",
+  description:
+    "Leave work for another agent: stores a handoff memory addressed to an Agent Identity (toIdentity) or to a thread (toThread); the addressee's next briefing returns it once. Say what is done, what is open and where to look.",
+  inputSchema: z.object({
+    body: H.body.describe("The handoff, in Markdown: state, next steps, pointers."),
+    toIdentity: H.toIdentity.describe("The Agent Identity (by name) to hand off to. Give this or toThread."),
+    toThread: H.toThread.describe("The thread (by name) to hand off to; created if missing. Give this or toIdentity."),
+    tags: H.tags.describe("Tags for the handoff memory."),
+    scope: scopeArg,
+  }),
+  outputSchema: z.object({
+    id: z.string(),
+    scope: z.string(),
+    to: z.object({ identity: z.string().optional(), thread: z.string().optional() }),
+    occurredAt: ZTime,
+  }),
+  annotations: WRITES,
+  errors: ["INVALID_ARGUMENTS", "SCOPE_ACCESS_DENIED", "MEMORY_TOO_LARGE"],
+  async handler(input, { actor }) {
+    const scope = await resolveScope(actor, input.scope, "write");
+    const { scope: _s, ...rest } = input;
+    const made = await createHandoff(actor, { ...rest, scopeId: scope.id });
+    const to = made.to.identity ? `Agent Identity "${made.to.identity}"` : `thread "${made.to.thread}"`;
+    return {
+      structured: { ...made, occurredAt: made.occurredAt.toISOString() },
+      text: `Handoff ${made.id} left for ${to} in scope "${made.scope}"; its next briefing returns it.`,
+    };
+  },
+});
+
+export const configureScope = defineTool({
+  name: "configure_scope",
+  title: "Configure scope",
+  description:
+    "Choose the memory scope this agent works in (kept for its token across requests); every memory tool then uses it unless given a scope. Without arguments, says the working scope and lists the scopes this agent is granted.",
+  inputSchema: z.object({
+    scope: ZScopeName.optional().describe(
+      "The scope to work in, by name; omit to see the current one and the choices.",
+    ),
+  }),
+  outputSchema: z.object({
+    scope: z.string().nullable(),
+    access: z.enum(["read", "write"]).nullable(),
+    previous: z.string().nullable(),
+    granted: z.array(z.object({ name: z.string(), access: z.enum(["read", "write"]) })),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  errors: ["INVALID_ARGUMENTS", "SCOPE_ACCESS_DENIED"],
+  async handler(input, { actor }) {
+    const state = input.scope ? await setWorkingScope(actor, input.scope) : await describeWorkingScope(actor);
+    const choices = state.granted.map((g) => `${g.name} (${g.access})`).join(", ") || "none";
+    const text = input.scope
+      ? `Working scope is now "${state.scope}" (${state.access}).`
+      : `Working scope: ${state.scope ? `"${state.scope}" (${state.access})` : "not set"}. Granted scopes: ${choices}.`;
+    return { structured: state, text };
+  },
+});
+
+// resolveScope is re-exported for prompts and resources that follow the same rule.
+export { resolveScope };

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { createMemory } from "../../domain/memory/memories";
+import { ZCreateMemoryInput, ZThreadName } from "../../domain/memory/schemas";
+import { resolveScope } from "../../domain/memory/working-scope";
+import { isoTime, scopeArg, WRITES, ZTime } from "./common";
+import { defineTool } from "./define";
+
+const C = ZCreateMemoryInput.shape;
+
+export const remember = defineTool({
+  name: "remember",
+  title: "Remember",
+  description:
+    "Store one new memory (Markdown, at most 64 KiB) in the working scope: a note, decision or fact worth keeping for later sessions. Memories never change; to correct one, remember the correction with supersedes set to the old memory's id. Search first so you do not store what is already known.",
+  inputSchema: z.object({
+    body: C.body.describe("The memory, in Markdown (at most 65,536 bytes of UTF-8)."),
+    kind: C.kind.describe("note (default), decision, fact, handoff, briefing or debrief."),
+    tags: C.tags.describe("Up to 32 tags (lower-cased)."),
+    thread: ZThreadName.optional().describe("A thread (by name) to add it to; created if missing."),
+    occurredAt: isoTime("When it happened; now when omitted").optional(),
+    supersedes: C.supersedes.describe("Id of the memory this one corrects or replaces (same scope)."),
+    scope: scopeArg,
+  }),
+  outputSchema: z.object({
+    id: z.string().describe("The new memory's id (qm://memory/{id})."),
+    scope: z.string(),
+    kind: z.string(),
+    occurredAt: ZTime,
+    supersedes: z.string().nullable(),
+    threads: z.array(z.string()),
+  }),
+  annotations: WRITES,
+  errors: ["INVALID_ARGUMENTS", "SCOPE_ACCESS_DENIED", "MEMORY_TOO_LARGE", "NOT_FOUND", "CONFLICT"],
+  async handler(input, { actor }) {
+    const scope = await resolveScope(actor, input.scope, "write");
+    const { scope: _s, thread, ...rest } = input;
+    const written = await createMemory(actor, { ...rest, scopeId: scope.id, threads: thread ? [thread] : [] });
+    return {
+      structured: {
+        id: written.id,
+        scope: scope.name,
+        kind: written.kind,
+        occurredAt: written.occurredAt.toISOString(),
+        supersedes: written.supersedes,
+        threads: written.threads,
+      },
+      text: `Remembered ${written.id} (${written.kind}) in scope "${scope.name}"${written.supersedes ? `, superseding ${written.supersedes}` : ""}.`,
+    };
+  },
+});
