@@ -17,6 +17,8 @@
  *      (bench/memory.ts; `npm run bench:memory` runs only these).
  *   6. /mcp tools/call to an SDK Tool Host built with the SDK, 50 agents at once: calls per
  *      second, p50 and p99 (bench/sdk-host.ts; reported).
+ *   7. Tool selection: an identity's confusable pairs over 7,000 Tools (goal < 5 s), and
+ *      /mcp find_tools for the identity of 15,000 Tools (bench/tool-selection.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -50,6 +52,7 @@ const { createToken } = await import("@/server/domain/identities/tokens");
 const { handleMcpPost } = await import("@/server/mcp/handler");
 const { memorySuite } = await import("./memory");
 const { benchSdkHost } = await import("./sdk-host");
+const { findToolsLatency, toolSelectionSuite } = await import("./tool-selection");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -337,6 +340,12 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
       goal: "reported",
       verdict: "—",
     });
+    const findTools = (query: string) =>
+      rpc(bigToken, { method: "tools/call", params: { name: "find_tools", arguments: { query } } }).then((r) => {
+        if (!r.result?.structuredContent?.tools?.length)
+          throw new Error(`find_tools found nothing: ${JSON.stringify(r)}`);
+      });
+    const selectionRows = await findToolsLatency(findTools, held);
     const callee = await createMcpConnection(SYSTEM, { name: "bench-calls", url: catalogUrl("calls") });
     await runCatalogCheck(callee.id, "manual");
     const caller = await createIdentity(SYSTEM, { name: "bench-caller" });
@@ -365,6 +374,8 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
     rows.push(...(await memorySuite(opened.kind)));
     // ── 6. /mcp calls to an SDK Tool Host, 50 agents at once ──
     rows.push(...(await benchSdkHost()));
+    // ── 7. tool selection (bench/tool-selection.ts) ──
+    rows.push(...selectionRows, ...(await toolSelectionSuite()));
   } finally {
     server.stop();
     await closeDatabase();

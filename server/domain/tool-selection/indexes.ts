@@ -59,9 +59,17 @@ export async function loadTools(where: Prisma.ToolWhereInput): Promise<IndexedTo
       description: true,
       definitionHash: true,
       sourceId: true,
-      source: { select: { name: true } },
     },
   });
+  // Source names apart: a join per Tool row costs more than one small query.
+  const sourceNames = new Map(
+    (
+      await db.source.findMany({
+        where: { id: { in: [...new Set(rows.map((r) => r.sourceId))] } },
+        select: { id: true, name: true },
+      })
+    ).map((s) => [s.id, s.name]),
+  );
   const hashes = [...new Set(rows.map((r) => r.definitionHash))];
   const schemas = new Map<string, ToolText["inputSchema"]>();
   for (let i = 0; i < hashes.length; i += DEFINITION_BATCH) {
@@ -79,7 +87,7 @@ export async function loadTools(where: Prisma.ToolWhereInput): Promise<IndexedTo
     description: r.description,
     inputSchema: schemas.get(r.definitionHash),
     sourceId: r.sourceId,
-    sourceName: r.source.name,
+    sourceName: sourceNames.get(r.sourceId) ?? "",
   }));
 }
 

@@ -21,14 +21,14 @@ interface PairSide {
 
 const sameWords = (a: string, b: string) => terms(a).sort().join(" ") === terms(b).sort().join(" ");
 
-export function suggestFix(a: PairSide, b: PairSide, shared: string[]): string {
+export function suggestFix(a: PairSide, b: PairSide, shared: string[], similarity: number): string {
   const sameDescription = a.description.trim() !== "" && sameWords(a.description, b.description);
-  if (sameDescription && a.sourceName !== b.sourceName)
-    return `The same Tool from two Sources (${a.sourceName}, ${b.sourceName}): if they do the same thing, unassign one Source or have its publisher drop the Tool; if not, describe what each does that the other does not.`;
+  const sameName = sameWords(a.nativeName, b.nativeName);
+  if (a.sourceName !== b.sourceName && (sameDescription || (sameName && levelOf(similarity) === "high")))
+    return `Probably the same Tool from two Sources (${a.sourceName}, ${b.sourceName}): if they do the same thing, unassign one Source or have its publisher drop the Tool; if not, rename one and describe what each does that the other does not.`;
   if (sameDescription)
     return "Both descriptions say the same thing: describe what each does that the other does not, or retire one.";
-  if (sameWords(a.nativeName, b.nativeName))
-    return "The names say the same thing: rename one to what sets it apart, and describe the difference.";
+  if (sameName) return "The names say the same thing: rename one to what sets it apart, and describe the difference.";
   const words = shared.slice(0, 3).map((w) => `"${w}"`);
   return `Rename or describe the difference: both lean on ${words.join(", ") || "the same words"}; say in each description when to use it rather than the other.`;
 }

@@ -39,10 +39,23 @@ export function words(text: string): string[] {
   return out;
 }
 
+/**
+ * Word → term, remembered: a catalog repeats the same few thousand words, and stemming is
+ * most of the cost of indexing 7,000 Tools. Bounded so odd input cannot grow it for ever.
+ */
+const TERM_MEMO = new Map<string, string>();
+const TERM_MEMO_MAX = 200_000;
+
 /** The term one word counts as: its stem, folded onto its synonym group's. */
 export function termOf(word: string): string {
-  const stem = stemmer(word);
-  return CANONICAL.get(stem) ?? stem;
+  let term = TERM_MEMO.get(word);
+  if (term === undefined) {
+    const stem = stemmer(word);
+    term = CANONICAL.get(stem) ?? stem;
+    if (TERM_MEMO.size >= TERM_MEMO_MAX) TERM_MEMO.clear();
+    TERM_MEMO.set(word, term);
+  }
+  return term;
 }
 
 /** The terms of a text, in order, with repeats. */

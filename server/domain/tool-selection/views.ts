@@ -60,7 +60,7 @@ export async function identityConfusablePairs(actor: Actor, raw: { id: string })
       a: toolRef(a),
       b: toolRef(b),
       shared,
-      fix: suggestFix(a, b, shared),
+      fix: suggestFix(a, b, shared, p.similarity),
     };
   });
   const heat: number[] = [];
