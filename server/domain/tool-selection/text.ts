@@ -26,13 +26,18 @@ for (const group of SYNONYM_GROUPS) {
   for (const s of stems) if (!CANONICAL.has(s)) CANONICAL.set(s, head);
 }
 
+const TOKEN = /[\p{L}\p{N}']+/gu;
+
 /** The raw words of a text, identifiers split into their parts ("get_memories" → get, memories). */
 export function words(text: string): string[] {
   const out: string[] = [];
   // camelCase and digits-to-letters boundaries become spaces before the split.
-  const spaced = text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
-  for (const raw of spaced.toLowerCase().split(/[^\p{L}\p{N}']+/u)) {
-    const word = raw.replace(/^'+|'+$/g, "").replace(/'s$/, "");
+  const spaced = /[A-Z]/.test(text)
+    ? text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    : text;
+  for (const match of spaced.toLowerCase().matchAll(TOKEN)) {
+    let word = match[0];
+    if (word.includes("'")) word = word.replace(/^'+|'+$/g, "").replace(/'s$/, "");
     if (word.length < 2 || STOP_WORDS.has(word)) continue;
     out.push(word);
   }
