@@ -5,8 +5,10 @@ import type { Floors, Utterance } from "@/server/domain/tool-selection/selection
 
 const dir = path.resolve(import.meta.dirname, "../fixtures");
 
-export function loadUtterances(): Utterance[] {
-  const file = JSON.parse(readFileSync(path.join(dir, "utterances.json"), "utf8")) as {
+/** The gated utterances, or (`holdout`) those written after tuning and never tuned against. */
+export function loadUtterances(set: "tuned" | "holdout" = "tuned"): Utterance[] {
+  const name = set === "holdout" ? "utterances-holdout.json" : "utterances.json";
+  const file = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as {
     utterances: { tool: string; text: string }[];
   };
   return file.utterances.map(({ tool, text }) => ({ tool, text }));
