@@ -52,6 +52,13 @@ describe("ToolIndex", () => {
     expect(s).toBeLessThan(0.9);
   });
 
+  it("reads one Tool published by two Sources as a near-copy, though the model sees it under two names", () => {
+    const copy: ToolText = { ...invoice, name: "billing_create_invoice", nativeName: "create_invoice" };
+    const index = new ToolIndex([invoice, copy, weather, deploy]);
+    expect(index.similarity(0, 1)).toBeGreaterThan(0.9);
+    expect(index.rank("billing invoice")[0]?.index).toBe(1);
+  });
+
   it("ranks the same whatever order the parameters come in", () => {
     const props = (invoice.inputSchema as { properties: Record<string, unknown> }).properties;
     const reversed: ToolText = {

@@ -9,6 +9,13 @@ import { terms } from "./text";
 
 export interface ToolText {
   name: string;
+  /**
+   * When the name a model sees also says where the Tool comes from (a catalog Tool's
+   * model-facing name, made unique with its Source's name), the name as its publisher gave
+   * it: that counts as the name, and `name` only as much as a parameter, so one Tool
+   * published by two Sources reads as the near-copy it is.
+   */
+  nativeName?: string;
   title?: string | null;
   description: string;
   /** The Tool's input JSON Schema; only top-level properties are read. */
@@ -17,6 +24,8 @@ export interface ToolText {
 
 export const FIELD_WEIGHTS = {
   name: 2,
+  /** A model-facing name that adds its Source's name to the native one. */
+  qualifiedName: 0.5,
   title: 1,
   description: 1,
   parameterName: 0.5,
@@ -52,7 +61,10 @@ export function weightedTerms(tool: ToolText): Map<string, number> {
     if (!text) return;
     for (const term of terms(text)) counts.set(term, (counts.get(term) ?? 0) + weight);
   };
-  add(tool.name, FIELD_WEIGHTS.name);
+  if (tool.nativeName && tool.nativeName !== tool.name) {
+    add(tool.nativeName, FIELD_WEIGHTS.name);
+    add(tool.name, FIELD_WEIGHTS.qualifiedName);
+  } else add(tool.name, FIELD_WEIGHTS.name);
   add(tool.title, FIELD_WEIGHTS.title);
   add(tool.description, FIELD_WEIGHTS.description);
   for (const p of parametersOf(tool.inputSchema)) {
