@@ -34,8 +34,7 @@ Object.assign(process.env, {
   QM_DEMO: "0",
 });
 
-const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
 const { SYSTEM } = await import("@/server/actor");
 const { installDatabase, closeDatabase } = await import("@/server/db");
 const { openDatabase } = await import("@/server/db/open");

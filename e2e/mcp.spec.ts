@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type RunningServer, simpleTool, startSdkServer } from "../tests/helpers/mcp-servers";
 import { expect, test, trpc } from "./fixtures";
 
@@ -50,7 +49,21 @@ test("an operator creates an agent token in the console, and an agent uses it at
   });
   expect(listed.status).toBe(200);
   const names = ((await listed.json()).result.tools as { name: string }[]).map((t) => t.name);
-  expect(names).toEqual(["find_tools", tool]);
+  // The built-in tools lead (server/mcp/tools/registry.ts), then the identity's catalog.
+  expect(names).toEqual([
+    "briefing",
+    "search",
+    "get_memories",
+    "remember",
+    "debrief",
+    "handoff",
+    "configure_scope",
+    "get_facts",
+    "threads",
+    "review_proposals",
+    "find_tools",
+    tool,
+  ]);
 
   const client = new Client({ name: "e2e-agent", version: "1" });
   await client.connect(
@@ -63,6 +76,14 @@ test("an operator creates an agent token in the console, and an agent uses it at
     expect((found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([tool]);
     const called = await client.callTool({ name: tool, arguments: { query: "A-1001" } });
     expect(called.content).toEqual([{ type: "text", text: `${tool} found A-1001` }]);
+    // Arguments that break the Tool's schema are a result the model can read, not a failure.
+    const wrong = await client.callTool({ name: tool, arguments: { query: 1001 } });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.content).toEqual([{ type: "text", text: "INVALID_ARGUMENTS: query: must be string" }]);
+    // The identity holds no memory scope yet: the memory tools say so and what to do.
+    const remembered = await client.callTool({ name: "remember", arguments: { body: "Order A-1001 shipped." } });
+    expect(remembered.isError).toBe(true);
+    expect(JSON.stringify(remembered.content)).toContain("holds no grant for any scope");
   } finally {
     await client.close();
   }

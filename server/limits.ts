@@ -105,6 +105,14 @@ export const LIMITS = {
   PASSWORD_MAX_CHARS: setting(128, "console password, maximum"),
   PAGE_SIZE_MAX: setting(500, "rows in one page of a list API"),
 
+  // ── Pooled Source sessions (server/domain/catalog/source-sessions.ts) ──
+  SOURCE_SESSIONS: setting(4, "open MCP sessions one instance keeps with one MCP Connection"),
+  SOURCE_SESSION_CALLS: setting(
+    16,
+    "calls in flight on one pooled session before another session to the same Source is opened",
+  ),
+  SOURCE_SESSION_IDLE_MS: setting(5 * 60_000, "a pooled session unused this long is closed"),
+
   // ── /mcp memory tools (issue 12) ──
   BRIEFING_ITEMS: setting(
     10,

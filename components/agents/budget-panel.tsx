@@ -21,7 +21,7 @@ export function BudgetPanel({ identity }: { identity: IdentityView }) {
       <Card>
         <CardHeader
           title="Definition budget"
-          description="Every held Tool's model-facing definition (name, description, input schema) plus the instructions, sent to the model with each request."
+          description="Every held Tool's model-facing definition (name, description, input schema) plus the instructions byte for byte, as agents receive them at /mcp."
         />
         <div className="space-y-5 p-4">
           <BudgetBar budget={budget} size="lg" legend label={`Budget used by ${identity.name}`} />

@@ -64,7 +64,7 @@ export function CreateIdentityDialog({ open, onClose }: { open: boolean; onClose
           label="Instructions (optional)"
           hint={
             <>
-              Markdown sent to the model every turn.{" "}
+              Markdown sent to the identity's agents as written.{" "}
               <span className="tabular-nums">{formatBytes(utf8Bytes(instructions))}</span> — counts against the 4 MiB
               budget with the Tools.
             </>

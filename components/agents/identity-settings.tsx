@@ -111,7 +111,7 @@ function EditIdentity({ identity, readOnly }: { identity: IdentityView; readOnly
           label="Instructions"
           hint={
             <>
-              Markdown sent to the model with every request.{" "}
+              Markdown sent to the identity's agents as written, after Quartermaster's fixed tool policy.{" "}
               <span className="tabular-nums" data-testid="instructions-bytes">
                 {bytes < 1024 ? `${formatCount(bytes)} bytes` : `${formatBytes(bytes)} (${formatCount(bytes)} bytes)`}
               </span>{" "}

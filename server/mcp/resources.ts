@@ -23,7 +23,7 @@ export const RESOURCE_TEMPLATES = [
     description:
       "One memory's Markdown body by id. Bodies never change (a correction is a new memory), so a copy may be kept for a year.",
     mimeType: "text/markdown",
-    annotations: { audience: ["assistant"], priority: 0.5 },
+    annotations: { audience: ["assistant" as const], priority: 0.5 },
     _meta: MEMORY_CACHE,
   },
   {
@@ -33,7 +33,7 @@ export const RESOURCE_TEMPLATES = [
     description:
       "A thread of the working scope: its member memories' ids, kinds, times, titles and pins (pinned first), as JSON. Membership changes: cache it briefly.",
     mimeType: "application/json",
-    annotations: { audience: ["assistant"], priority: 0.5 },
+    annotations: { audience: ["assistant" as const], priority: 0.5 },
     _meta: THREAD_CACHE,
   },
 ];

@@ -6,19 +6,7 @@
  * SDK's server API: every decision is in the registry, resources.ts, prompts.ts and
  * server/domain.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ProtocolError, Server, type Tool } from "@modelcontextprotocol/server";
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
 import { instructionsFor } from "../domain/agent-tools/instructions";
@@ -58,7 +46,7 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
     };
 
   server.setRequestHandler(
-    ListToolsRequestSchema,
+    "tools/list",
     guarded(async (request) => {
       const page = await listOfferedTools(actor, { cursor: request.params?.cursor });
       // A name given before built-in names were reserved is kept (names are stable); the
@@ -73,7 +61,7 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
     }),
   );
   server.setRequestHandler(
-    CallToolRequestSchema,
+    "tools/call",
     guarded(async (request) => {
       const { name, arguments: args } = request.params;
       const builtIn = builtInTool(name);
@@ -83,25 +71,25 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
     }),
   );
   // No memory is enumerated: memories are reached by id (search, briefing, thread indexes).
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+  server.setRequestHandler("resources/list", async () => ({ resources: [] }));
+  server.setRequestHandler("resources/templates/list", async () => ({
     resourceTemplates: RESOURCE_TEMPLATES,
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler("resources/read", async (request) => {
     try {
       return await readResource(actor, request.params.uri);
     } catch (error) {
       if (isDomainError(error) && (error as { code: string }).code === "NOT_FOUND")
-        throw new McpError(RESOURCE_NOT_FOUND, `NOT_FOUND: ${(error as Error).message}`, {
+        throw new ProtocolError(RESOURCE_NOT_FOUND, `NOT_FOUND: ${(error as Error).message}`, {
           code: "NOT_FOUND",
           uri: request.params.uri,
         });
       throw toMcpError(error);
     }
   });
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listPrompts() }));
+  server.setRequestHandler("prompts/list", async () => ({ prompts: listPrompts() }));
   server.setRequestHandler(
-    GetPromptRequestSchema,
+    "prompts/get",
     guarded(async (request) => getPrompt(request.params.name, request.params.arguments ?? {})),
   );
   return server;

@@ -43,6 +43,7 @@ export async function callOfferedTool(
           encryptedHeaders: true,
           failingSince: true,
           lastFailureCode: true,
+          protocolVersion: true,
         },
       },
     },
@@ -78,7 +79,11 @@ export async function callOfferedTool(
       });
     } else {
       const { allowLinkLocal } = await loadUrlPolicy();
+      const sourceId = tool.source.id;
       const raw = await callRemoteTool({
+        sourceId,
+        protocolVersion: tool.source.protocolVersion,
+        onVersion: (protocolVersion) => void recordProtocolVersion(sourceId, protocolVersion),
         url: tool.source.url,
         headers: openSourceHeaders(tool.source),
         allowLinkLocal,
@@ -103,6 +108,16 @@ export async function callOfferedTool(
     "tool call",
   );
   return result;
+}
+
+/** The revision a new session negotiated, for the console and the next instance's first call. */
+async function recordProtocolVersion(sourceId: string, protocolVersion: string) {
+  try {
+    const db = await getDb();
+    await db.source.updateMany({ where: { id: sourceId }, data: { protocolVersion } });
+  } catch (error) {
+    log.warn({ err: error, sourceId }, "could not record a Source's protocol revision");
+  }
 }
 
 function openSourceHeaders(source: { id: string; encryptedHeaders: string | null }): Record<string, string> {
