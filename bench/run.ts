@@ -51,7 +51,7 @@ const { createToken } = await import("@/server/domain/identities/tokens");
 const { handleMcpPost } = await import("@/server/mcp/handler");
 const { memorySuite } = await import("./memory");
 const { benchSdkHost } = await import("./sdk-host");
-const { findToolsLatency, toolSelectionSuite } = await import("./tool-selection");
+const { findToolsLatency, rpcAnswer, toolSelectionSuite } = await import("./tool-selection");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -325,7 +325,7 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
           },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...(body as object) }),
         }),
-      ).then((r) => r.json());
+      ).then(rpcAnswer);
     const { value: bigToken } = await createToken(SYSTEM, { identityId: identity.id, name: "bench" });
     const lists: number[] = [];
     for (let i = 0; i < 20; i++) {

@@ -120,6 +120,18 @@ export async function toolSelectionSuite(): Promise<BenchRow[]> {
   ];
 }
 
+/** A JSON-RPC answer from /mcp, sent as JSON or as a one-message event stream. */
+// biome-ignore lint/suspicious/noExplicitAny: read as loosely as Response.json(), which it stands in for
+export async function rpcAnswer(response: Response): Promise<any> {
+  const text = await response.text();
+  if (!text.startsWith("event:") && !text.startsWith("data:")) return JSON.parse(text);
+  const data = text
+    .split("\n")
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => l.slice(5).trim());
+  return JSON.parse(data[data.length - 1] ?? "null");
+}
+
 /** find_tools at /mcp for an identity holding 15,000 Tools: the call that builds its index, then later calls. */
 export async function findToolsLatency(call: (query: string) => Promise<unknown>, held: number): Promise<BenchRow[]> {
   const first: number[] = [];

@@ -24,7 +24,7 @@ const { createToken } = await import("@/server/domain/identities/tokens");
 const { createToolHost } = await import("@/server/domain/sources/sources");
 const { authenticateToolHost, registerTools } = await import("@/server/domain/sources/tool-hosts");
 const { handleMcpPost } = await import("@/server/mcp/handler");
-const { findToolsLatency, toolSelectionSuite } = await import("./tool-selection");
+const { findToolsLatency, rpcAnswer, toolSelectionSuite } = await import("./tool-selection");
 
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const which = process.argv[2] ?? "both";
@@ -59,7 +59,7 @@ async function findToolsAt15k() {
         }),
       }),
     );
-    const body = await response.json();
+    const body = await rpcAnswer(response);
     if (!body.result?.structuredContent?.tools?.length)
       throw new Error(`find_tools found nothing: ${JSON.stringify(body)}`);
   };

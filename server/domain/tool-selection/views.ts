@@ -123,10 +123,11 @@ const RELATIVE_CUTOFF = 0.4;
 export async function rankHeldTools(identityId: string, query: string, limit: number) {
   const { index } = await heldToolIndex(identityId);
   const ranked = index.rank(query);
-  const exact = ranked.findIndex((r) => (index.tools[r.index] as IndexedTool).name === query.trim());
-  if (exact > 0) ranked.unshift(...ranked.splice(exact, 1));
   const best = ranked[0]?.score ?? 0;
-  const matching = ranked.filter((r, i) => (i === 0 && exact === 0) || r.score >= best * RELATIVE_CUTOFF);
+  const exact = ranked.findIndex((r) => (index.tools[r.index] as IndexedTool).name === query.trim());
+  // A Tool called exactly what was asked for comes first, however it scores.
+  if (exact > 0) ranked.unshift(...ranked.splice(exact, 1));
+  const matching = ranked.filter((r, i) => (i === 0 && exact >= 0) || r.score >= best * RELATIVE_CUTOFF);
   return {
     total: matching.length,
     tools: matching.slice(0, limit).map((r) => ({ tool: index.tools[r.index] as IndexedTool, score: r.score })),
