@@ -24,6 +24,7 @@ export default defineConfig({
             "components/**/*.test.ts",
             "scripts/**/*.test.ts",
             "sdk/src/**/*.test.ts",
+            "eval/**/*.test.ts",
           ],
           env,
         },

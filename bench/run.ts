@@ -24,6 +24,8 @@
  *      50 agents for 30 s (goal ≥ 300 calls/s, p99 < 250 ms, no errors) (bench/mcp-route.ts;
  *      `npm run bench:route` runs only these).
  *   9. What the call log, rate limits and metrics add to a call (bench/call-log.ts).
+ *  10. Tool selection: an identity's confusable pairs over 7,000 Tools (goal < 5 s), and
+ *      /mcp find_tools for the identity of 15,000 Tools (bench/tool-selection.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -60,6 +62,7 @@ const { benchSdkHost } = await import("./sdk-host");
 const { benchMcpRoute } = await import("./mcp-route");
 const { benchInstances } = await import("./instances");
 const { benchCallLog } = await import("./call-log");
+const { findToolsLatency, rpcAnswer, toolSelectionSuite } = await import("./tool-selection");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -333,10 +336,7 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
           },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...(body as object) }),
         }),
-      )
-        .then((r) => r.text())
-        // A 2025-era request may be answered as one Server-Sent Event rather than JSON.
-        .then((t) => JSON.parse(t.startsWith("{") ? t : (t.match(/^data: (.*)$/m)?.[1] ?? "null")));
+      ).then(rpcAnswer);
     const { value: bigToken } = await createToken(SYSTEM, { identityId: identity.id, name: "bench" });
     const lists: number[] = [];
     for (let i = 0; i < 20; i++) {
@@ -351,6 +351,12 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
       goal: "reported",
       verdict: "—",
     });
+    const findTools = (query: string) =>
+      rpc(bigToken, { method: "tools/call", params: { name: "find_tools", arguments: { query } } }).then((r) => {
+        if (!r.result?.structuredContent?.tools?.length)
+          throw new Error(`find_tools found nothing: ${JSON.stringify(r)}`);
+      });
+    const selectionRows = await findToolsLatency(findTools, held);
     const callee = await createMcpConnection(SYSTEM, { name: "bench-calls", url: catalogUrl("calls") });
     await runCatalogCheck(callee.id, "manual");
     const caller = await createIdentity(SYSTEM, { name: "bench-caller" });
@@ -383,6 +389,8 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
     rows.push(...(await benchMcpRoute()));
     // ── 9. watching a call: call log, rate limits, metrics ──
     rows.push(...(await benchCallLog()));
+    // ── 10. tool selection (bench/tool-selection.ts) ──
+    rows.push(...selectionRows, ...(await toolSelectionSuite()));
   } finally {
     server.stop();
     await closeDatabase();

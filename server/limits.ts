@@ -150,6 +150,18 @@ export const LIMITS = {
     500,
     "compiled input-schema validators /mcp keeps per process (least recently used go)",
   ),
+
+  // ── Tool selection (confusable Tools, find_tools; decisions 0040–0041) ──
+  TOOL_INDEX_CACHE_ENTRIES: setting(
+    32,
+    "Tool indexes (identities' holdings, the catalog) one instance keeps in memory",
+  ),
+  CONFUSABLE_MIN_SIMILARITY: setting(
+    0.4,
+    "similarity (cosine) from which two Tools of an identity are shown as confusable",
+  ),
+  CONFUSABLE_PAIRS: setting(20, "confusable pairs shown for one identity, most similar first"),
+  TOOL_NEIGHBOURS: setting(10, "nearest neighbours shown on a Tool's page"),
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

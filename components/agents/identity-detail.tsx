@@ -15,6 +15,7 @@ import { useUrlState } from "@/components/ui/use-url-state";
 import { AgentTokens } from "./agent-tokens";
 import { BudgetBar } from "./budget-bar";
 import { BudgetPanel } from "./budget-panel";
+import { ConfusableTools } from "./confusable-tools";
 import { HoldingsTable } from "./holdings-table";
 import { IdentitySettings } from "./identity-settings";
 import { IdentitySources } from "./identity-sources";
@@ -24,7 +25,7 @@ import { LostRecently, useHoldingChangeSummary } from "./lost-recently";
 import { OverBudgetAlert } from "./over-budget-alert";
 import type { IdentityView } from "./types";
 
-const TABS = ["budget", "sources", "holdings", "lost", "calls", "memory", "tokens", "settings"] as const;
+const TABS = ["budget", "sources", "holdings", "confusable", "lost", "calls", "memory", "tokens", "settings"] as const;
 type Tab = (typeof TABS)[number];
 
 // Catalog growth can push the identity over its budget while this page is open.
@@ -77,6 +78,7 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
     { value: "budget", label: "Budget" },
     { value: "sources", label: <Labelled text="Sources" count={identity.sources.length} /> },
     { value: "holdings", label: <Labelled text="Holdings" count={identity.tools} /> },
+    { value: "confusable", label: "Confusable Tools" },
     { value: "lost", label: <Labelled text="Lost recently" count={lost} danger /> },
     { value: "calls", label: "Calls" },
     { value: "memory", label: "Memory scopes" },
@@ -122,6 +124,7 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
         {tab === "budget" && <BudgetPanel identity={identity} />}
         {tab === "sources" && <IdentitySources identity={identity} />}
         {tab === "holdings" && <HoldingsTable identity={identity} />}
+        {tab === "confusable" && <ConfusableTools identity={identity} />}
         {tab === "lost" && <LostRecently identityId={identity.id} />}
         {tab === "calls" && <IdentityCalls identityId={identity.id} />}
         {tab === "memory" && <IdentityScopes identityId={identity.id} />}

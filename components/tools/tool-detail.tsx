@@ -19,6 +19,7 @@ import { COMPATIBILITY_LABELS } from "@/server/domain/catalog/compatibility";
 import { CompatibilityBadge } from "./compatibility-badge";
 import { KIND_LABELS } from "./labels";
 import { ToolArguments } from "./tool-arguments";
+import { ToolNeighbours } from "./tool-neighbours";
 import type { ToolDetailView } from "./types";
 
 const HINTS: Record<string, string> = {
@@ -189,6 +190,10 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
           ) : (
             <p className="text-sm text-muted">The Source gives no description. Models pick Tools by it; ask for one.</p>
           )}
+        </Section>
+
+        <Section title="Nearest neighbours">
+          <ToolNeighbours id={tool.id} />
         </Section>
 
         <Section title="Arguments">

@@ -2,9 +2,7 @@
 import { z } from "zod";
 import { ZScopeName } from "../../domain/memory/schemas";
 
-export const scopeArg = ZScopeName.optional().describe(
-  "Scope to work in, by name; the working scope (configure_scope) when omitted.",
-);
+export const scopeArg = ZScopeName.optional().describe("Scope by name, if not your current one.");
 
 export const isoTime = (what: string) => z.iso.datetime({ offset: true }).describe(`${what} (ISO 8601 date-time)`);
 

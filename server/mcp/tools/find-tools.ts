@@ -7,7 +7,7 @@ export const findTools = defineTool({
   name: "find_tools",
   title: "Find Tools",
   description:
-    "Search this agent's own catalog Tools (not memories) by name and description. Use it when the Tool you need is not among those in view: it returns the best matches, each with the exact name to call.",
+    "Find one of your Tools (functions, integrations) that is not in the list you see: searches the Tools available to you by name and by what they do, and returns the best matches with the exact names to call.",
   inputSchema: z.object({
     query: ZFindToolsInput.shape.query.describe(
       "Words the Tool's name or description contains, e.g. 'create invoice'.",

@@ -13,10 +13,10 @@ export const briefing = defineTool({
   name: "briefing",
   title: "Briefing",
   description:
-    "Call once when starting work in a scope: returns what to know before acting — pinned memories, recent decisions, open threads, pending consolidator proposals, and handoffs other agents left for you (each handoff is returned once). Bounded in size; bodies are truncated.",
+    "Get oriented at the start of a session or task: catches you up on what matters in this scope right now, what to know first before you begin — its current state in pinned memories, the latest decisions, open threads, pending proposals, and handoff notes left for you (each returned once). Compact: bodies are truncated.",
   inputSchema: z.object({
     scope: scopeArg,
-    thread: ZThreadName.optional().describe("Brief on this thread: its pinned memories, decisions and handoffs."),
+    thread: ZThreadName.optional().describe("Only this thread's pinned memories, decisions and handoffs."),
   }),
   outputSchema: z.object({
     scope: z.string(),
@@ -81,13 +81,13 @@ export const debrief = defineTool({
   name: "debrief",
   title: "Debrief",
   description:
-    "Call once when finishing a session: records what it did (summary), what it learned and what it decided as memories in one step, so the next session's search and briefing find them.",
+    "Wrap up when you are done or about to stop: at the end of a session or task, record in one call what you did (a summary of the outcome), what you learned (lessons, mistakes to avoid) and what you decided, each as its own memory for whoever comes next.",
   inputSchema: z.object({
-    summary: D.summary.describe("What this session did, in Markdown."),
-    learned: D.learned.describe("Things learned, one memory (note) each; at most 20."),
-    decisions: D.decisions.describe("Decisions taken, one memory (decision) each; at most 20."),
-    thread: D.thread.describe("A thread (by name) all of them join; created if missing."),
-    tags: D.tags.describe("Tags for every memory written."),
+    summary: D.summary.describe("What the session did and how it ended, in Markdown."),
+    learned: D.learned.describe("Lessons learned, one memory each; at most 20."),
+    decisions: D.decisions.describe("Decisions made, one memory each; at most 20."),
+    thread: D.thread.describe("A thread (by name) to file them all in; created if missing."),
+    tags: D.tags.describe("Tags for every memory it records."),
     scope: scopeArg,
   }),
   outputSchema: z.object({
@@ -117,12 +117,12 @@ export const handoff = defineTool({
   name: "handoff",
   title: "Hand off",
   description:
-    "Leave work for another agent: stores a handoff memory addressed to an Agent Identity (toIdentity) or to a thread (toThread); the addressee's next briefing returns it once. Say what is done, what is open and where to look.",
+    "Hand unfinished or open work over to another agent or a successor: leave a note addressed to an Agent Identity (toIdentity), or to whoever picks up a thread next (toThread), saying what is done, what is left and what you tried. The addressee sees it first thing when it next starts, once.",
   inputSchema: z.object({
-    body: H.body.describe("The handoff, in Markdown: state, next steps, pointers."),
-    toIdentity: H.toIdentity.describe("The Agent Identity (by name) to hand off to. Give this or toThread."),
-    toThread: H.toThread.describe("The thread (by name) to hand off to; created if missing. Give this or toIdentity."),
-    tags: H.tags.describe("Tags for the handoff memory."),
+    body: H.body.describe("The note, in Markdown: what is done, next steps, pointers."),
+    toIdentity: H.toIdentity.describe("The Agent Identity (by name) to hand over to. Give this or toThread."),
+    toThread: H.toThread.describe("The thread (by name) to hand over to; created if missing. Give this or toIdentity."),
+    tags: H.tags.describe("Tags for the note."),
     scope: scopeArg,
   }),
   outputSchema: z.object({
@@ -147,9 +147,9 @@ export const handoff = defineTool({
 
 export const configureScope = defineTool({
   name: "configure_scope",
-  title: "Configure scope",
+  title: "Switch working scope",
   description:
-    "Choose the memory scope this agent works in (kept for its token across requests); every memory tool then uses it unless given a scope. Without arguments, says the working scope and lists the scopes this agent is granted.",
+    "Switch or change the memory scope you work in: the default for this token from now on, kept across calls, so you do not repeat it on each one. With no scope given, says which one you are in and the ones you may move to.",
   inputSchema: z.object({
     scope: ZScopeName.optional().describe(
       "The scope to work in, by name; omit to see the current one and the choices.",

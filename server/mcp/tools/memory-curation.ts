@@ -25,7 +25,7 @@ export const threads = defineTool({
   name: "threads",
   title: "Curate threads",
   description:
-    "Organise memories into named threads (overlapping collections within a scope): create, rename, archive or delete a thread; add or remove memories; pin or unpin memories so briefings show them. Read a thread's members through the resource qm://thread/{name}.",
+    "Organise memories into named threads (collections on one topic): create, rename, archive or delete a thread; add memories to it or remove them; pin a memory at the top of a thread, or unpin it. A thread's members are readable at qm://thread/{name}.",
   inputSchema: z.object({
     action: z.enum(THREAD_ACTIONS).describe("What to do: create, rename, archive, delete, add, remove, pin or unpin."),
     name: ZThreadName.describe("The thread, by name."),
@@ -107,7 +107,7 @@ export const reviewProposals = defineTool({
   name: "review_proposals",
   title: "Review proposals",
   description:
-    "Review the consolidator's proposals to merge duplicates, supersede outdated facts or discard copies: list the pending ones with their evidence, then accept one (applied at once, history kept) or reject it with a reason. A proposal whose memories changed since it was filed is refused as PROPOSAL_STALE.",
+    "Go through the consolidator's suggestions to clean up memory (merge duplicates, supersede outdated memories, discard copies): list those pending with their evidence, then accept one (applied at once, history kept) or reject it with a reason. One whose memories changed since is refused as PROPOSAL_STALE.",
   inputSchema: z.object({
     action: z.enum(REVIEW_ACTIONS).describe("list pending proposals, accept one, or reject one."),
     id: z.string().trim().min(1).max(200).optional().describe("accept, reject: the proposal's id."),

@@ -14,18 +14,18 @@ export const search = defineTool({
   name: "search",
   title: "Search memory",
   description:
-    "Search this agent's memory (one scope) for what is already known: ranked full-text and fuzzy matching of words, questions or phrases, with optional filters (kinds, tags, thread, time range). Returns current memories with truncated bodies; read whole bodies with get_memories. Search before writing a new memory.",
+    'Look up what is already known: the past notes, decisions and incidents the team wrote down in memory, ranked by relevance to your words or question, optionally filtered by kind, tag, thread or time. Use it to ask "have we seen this before?" and to check for anything stored on a topic. Hits carry truncated bodies.',
   inputSchema: z.object({
-    query: S.query.describe("Words, a question or a phrase; empty lists the newest memories matching the filters."),
+    query: S.query.describe("Words or a question; empty lists the newest matching the filters."),
     scope: scopeArg,
-    thread: ZThreadName.optional().describe("Only memories in this thread (by name)."),
-    kinds: S.kinds.describe("Only these kinds: note, decision, fact, handoff, briefing, debrief."),
+    thread: ZThreadName.optional().describe("Only hits in this thread (by name)."),
+    kinds: S.kinds.describe("Only these kinds."),
     tags: S.tags.describe("Every tag listed must be on a hit."),
-    from: isoTime("Only memories that happened at or after this time").optional(),
-    to: isoTime("Only memories that happened before this time").optional(),
-    includeSuperseded: S.includeSuperseded.describe("Also return memories a later one replaced."),
+    from: isoTime("Only what happened at or after this time").optional(),
+    to: isoTime("Only what happened before this time").optional(),
+    includeSuperseded: S.includeSuperseded.describe("Also return hits a later memory superseded."),
     limit: S.limit.describe("Hits to return (1–50); 10 if omitted."),
-    bodyChars: S.bodyChars.describe("Characters of each body to return; longer bodies are cut and marked truncated."),
+    bodyChars: S.bodyChars.describe("Characters of each hit's body; longer ones are truncated."),
   }),
   outputSchema: z.object({
     scope: z.string(),
@@ -94,10 +94,10 @@ const MemoryView = z.object({
 
 export const getMemoriesTool = defineTool({
   name: "get_memories",
-  title: "Read memories",
+  title: "Read memories in full",
   description:
-    "Read whole memory bodies by id, up to 100 at once: the follow-up to a search or briefing hit marked truncated. Ids the agent may not read are listed as missing.",
-  inputSchema: z.object({ ids: ZGetManyInput.shape.ids.describe("Memory ids, as search or briefing returned them.") }),
+    "Fetch the full, complete text of memories whose ids you have, up to 100 at once: expand a hit that was cut off (marked truncated), or open a memory by id to quote it exactly. Ids you may not read come back as missing.",
+  inputSchema: z.object({ ids: ZGetManyInput.shape.ids.describe("The ids of the memories to read in full.") }),
   outputSchema: z.object({ memories: z.array(MemoryView), missing: z.array(z.string()) }),
   annotations: READ_ONLY,
   errors: ["INVALID_ARGUMENTS"],
@@ -129,14 +129,14 @@ export const getFacts = defineTool({
   name: "get_facts",
   title: "Get facts",
   description:
-    "Read the facts stated in memory (subject, predicate, value, with when each held) in time order. Current facts by default; give from/to for every value that held within a period, or asOf for one moment.",
+    "Get the facts recorded in memory (a subject, an attribute and its value) as a timeline, oldest first: the current values by default, how a value changed over time within a period (from/to), or what held on a given date (asOf).",
   inputSchema: z.object({
     scope: scopeArg,
     subject: F.subject.describe("Only facts about this subject."),
-    predicate: F.predicate.describe("Only this predicate."),
+    predicate: F.predicate.describe("Only this attribute (predicate)."),
     from: isoTime("Start of the period").optional(),
     to: isoTime("End of the period (exclusive)").optional(),
-    asOf: isoTime("The facts in force at this time; now when omitted").optional(),
+    asOf: isoTime("The values that held at this date; now when omitted").optional(),
     limit: F.limit.describe("Facts per page; 100 if omitted."),
     cursor: F.cursor.describe("nextCursor of the previous page."),
   }),

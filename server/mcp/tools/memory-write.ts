@@ -11,14 +11,14 @@ export const remember = defineTool({
   name: "remember",
   title: "Remember",
   description:
-    "Store one new memory (Markdown, at most 64 KiB) in the working scope: a note, decision or fact worth keeping for later sessions. Memories never change; to correct one, remember the correction with supersedes set to the old memory's id. Search first so you do not store what is already known.",
+    "Save one new memory for later: a note, fact or decision worth keeping so that future agents know it, written down the moment you learn it. Memories never change: to correct an earlier one, save the correction with supersedes naming the old one's id, and it replaces it.",
   inputSchema: z.object({
-    body: C.body.describe("The memory, in Markdown (at most 65,536 bytes of UTF-8)."),
-    kind: C.kind.describe("note (default), decision, fact, handoff, briefing or debrief."),
-    tags: C.tags.describe("Up to 32 tags (lower-cased)."),
-    thread: ZThreadName.optional().describe("A thread (by name) to add it to; created if missing."),
+    body: C.body.describe("What to remember, in Markdown (at most 65,536 bytes of UTF-8)."),
+    kind: C.kind.describe("Kind of memory; note if omitted."),
+    tags: C.tags.describe("Up to 32 tags (lower-cased) to find it by."),
+    thread: ZThreadName.optional().describe("A thread (by name) to file it in; created if missing."),
     occurredAt: isoTime("When it happened; now when omitted").optional(),
-    supersedes: C.supersedes.describe("Id of the memory this one corrects or replaces (same scope)."),
+    supersedes: C.supersedes.describe("Id of an earlier memory this one corrects (same scope)."),
     scope: scopeArg,
   }),
   outputSchema: z.object({

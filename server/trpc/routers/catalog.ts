@@ -1,5 +1,6 @@
 import { catalogFacets, getTool, listTools } from "../../domain/catalog/queries";
 import { ZFacetsInput, ZListToolsInput, ZToolIdInput } from "../../domain/catalog/schemas";
+import { toolNeighbours } from "../../domain/tool-selection/views";
 import { procedure, router } from "../init";
 
 export const catalogRouter = router({
@@ -12,4 +13,8 @@ export const catalogRouter = router({
   getTool: procedure("viewer")
     .input(ZToolIdInput)
     .query(({ ctx, input }) => getTool(ctx.actor, input)),
+  /** The Tools across the catalog whose descriptions read most like this one's. */
+  neighbours: procedure("viewer")
+    .input(ZToolIdInput)
+    .query(({ ctx, input }) => toolNeighbours(ctx.actor, input)),
 });

@@ -22,6 +22,7 @@ import {
   ZUpdateIdentityInput,
 } from "../../domain/identities/schemas";
 import { createToken, listTokens, revokeToken } from "../../domain/identities/tokens";
+import { identityConfusablePairs } from "../../domain/tool-selection/views";
 import { procedure, router } from "../init";
 
 export const identitiesRouter = router({
@@ -56,6 +57,10 @@ export const identitiesRouter = router({
   losses: procedure("viewer")
     .input(ZLossesInput)
     .query(({ ctx, input }) => listHoldingChanges(ctx.actor, input)),
+  /** The held Tools a model is most likely to confuse, pair by pair, with a suggested fix. */
+  confusable: procedure("viewer")
+    .input(ZIdentityIdInput)
+    .query(({ ctx, input }) => identityConfusablePairs(ctx.actor, input)),
   tokens: procedure("viewer")
     .input(ZIdentityIdInput)
     .query(({ ctx, input }) => listTokens(ctx.actor, input)),

@@ -1,0 +1,165 @@
+/**
+ * Tool-selection benchmarks (npm run bench runs them on both databases):
+ *   - an identity's confusable pairs over 7,000 Tools, computed from nothing (Tools and
+ *     definitions read from the database, the index built, the pairs found); goal < 5 s.
+ *     Then the same view again, answered from the cache (holdings unchanged), reported.
+ *   - find_tools at /mcp for an identity holding 15,000 Tools (bench/run.ts passes its
+ *     token): the first call, which builds the identity's index, and later calls; reported.
+ * The 7,000 Tools are generated like a real catalog of many services: each a verb on an
+ * object of one of 60 services, with that service's wording, three parameters, and some
+ * Tools published twice (by two Sources, word for word), which must come out on top.
+ */
+import { SYSTEM } from "@/server/actor";
+import { getDb } from "@/server/db";
+import { assignSource, createIdentity } from "@/server/domain/identities/identities";
+import { createToolHost } from "@/server/domain/sources/sources";
+import { authenticateToolHost, registerTools } from "@/server/domain/sources/tool-hosts";
+import { dropToolIndexes } from "@/server/domain/tool-selection/indexes";
+import { identityConfusablePairs } from "@/server/domain/tool-selection/views";
+import type { BenchRow } from "./memory";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const TOOLS = 7000;
+const TWINS = 50;
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+}
+const ms = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
+
+const VERBS = "create list get update delete archive export import search merge approve assign close reopen sync".split(
+  " ",
+);
+const OBJECTS = (
+  "invoice customer ticket order payment refund shipment contract report dashboard user team project task " +
+  "comment label release deployment incident alert metric log build pipeline branch commit review document " +
+  "folder file calendar event meeting message channel lead opportunity quote product price discount"
+).split(" ");
+const QUALIFIERS = [
+  "by its id",
+  "for the current account",
+  "with its attachments",
+  "in bulk, up to 100 at a time",
+  "as a draft until confirmed",
+  "for auditors, read-only",
+  "including archived ones",
+  "and notify the owner",
+];
+
+function catalog(): { name: string; description: string; inputSchema: unknown }[][] {
+  const services = Array.from({ length: 60 }, (_, i) => `svc${i}`);
+  const tools: { name: string; description: string; inputSchema: unknown }[] = [];
+  for (let i = 0; tools.length < TOOLS - TWINS; i++) {
+    const service = services[i % services.length] as string;
+    const verb = VERBS[Math.floor(i / services.length) % VERBS.length] as string;
+    const object = OBJECTS[Math.floor(i / (services.length * VERBS.length)) % OBJECTS.length] as string;
+    const qualifier = QUALIFIERS[i % QUALIFIERS.length] as string;
+    tools.push({
+      name: `${service}_${verb}_${object}_${i}`,
+      description: `${verb[0]?.toUpperCase()}${verb.slice(1)} a ${object} in ${service} ${qualifier}. Returns the ${object} as ${service} stores it, with its owner and last change.`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          [`${object}Id`]: { type: "string", description: `The ${object}'s id in ${service}.` },
+          fields: { type: "array", items: { type: "string" }, description: "Fields to return; all when omitted." },
+          dryRun: { type: "boolean", description: "Check the request without changing anything." },
+        },
+      },
+    });
+  }
+  // Split across two Sources (4,096 at most each); the twins appear in both.
+  const half = Math.ceil(tools.length / 2);
+  const twins = tools.slice(0, TWINS);
+  return [tools.slice(0, half), [...tools.slice(half), ...twins]];
+}
+
+export async function toolSelectionSuite(): Promise<BenchRow[]> {
+  const db = await getDb();
+  const identity = await createIdentity(SYSTEM, { name: "bench-confusable-7k" });
+  const sources = catalog();
+  for (const [h, tools] of sources.entries()) {
+    const name = `bench-selection-${h}`;
+    const { hostToken } = await createToolHost(SYSTEM, { name });
+    const host = await authenticateToolHost(hostToken);
+    await registerTools(host!, { tools });
+    const source = await db.source.findFirstOrThrow({ where: { name } });
+    await assignSource(SYSTEM, { identityId: identity.id, sourceId: source.id });
+  }
+  const cold: number[] = [];
+  let view: Awaited<ReturnType<typeof identityConfusablePairs>> | null = null;
+  for (let i = 0; i < RUNS; i++) {
+    dropToolIndexes();
+    const started = performance.now();
+    view = await identityConfusablePairs(SYSTEM, { id: identity.id });
+    cold.push(performance.now() - started);
+  }
+  if (!view || view.tools !== TOOLS) throw new Error(`expected ${TOOLS} Tools, got ${view?.tools}`);
+  if (view.pairs[0] && view.pairs[0].a.nativeName !== view.pairs[0].b.nativeName)
+    throw new Error("the twins did not come out on top");
+  const warm: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    await identityConfusablePairs(SYSTEM, { id: identity.id });
+    warm.push(performance.now() - started);
+  }
+  const allPairs = (TOOLS * (TOOLS - 1)) / 2;
+  return [
+    {
+      name: `Confusable pairs of an identity of ${TOOLS.toLocaleString("en")} Tools, from nothing (${((100 * view.comparedPairs) / allPairs).toFixed(2)}% of pairs scored)`,
+      value: ms(median(cold)),
+      goal: "< 5 s",
+      verdict: median(cold) < 5000 ? "met" : "MISSED",
+    },
+    {
+      name: "  the same view again, holdings unchanged (cached)",
+      value: ms(median(warm)),
+      goal: "reported",
+      verdict: "—",
+    },
+  ];
+}
+
+/** A JSON-RPC answer from /mcp, sent as JSON or as a one-message event stream. */
+// biome-ignore lint/suspicious/noExplicitAny: read as loosely as Response.json(), which it stands in for
+export async function rpcAnswer(response: Response): Promise<any> {
+  const text = await response.text();
+  if (!text.startsWith("event:") && !text.startsWith("data:")) return JSON.parse(text);
+  const data = text
+    .split("\n")
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => l.slice(5).trim());
+  return JSON.parse(data[data.length - 1] ?? "null");
+}
+
+/** find_tools at /mcp for an identity holding 15,000 Tools: the call that builds its index, then later calls. */
+export async function findToolsLatency(call: (query: string) => Promise<unknown>, held: number): Promise<BenchRow[]> {
+  const first: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    dropToolIndexes();
+    const started = performance.now();
+    await call("read a record and its owner");
+    first.push(performance.now() - started);
+  }
+  const later: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    await call(i % 2 ? "record owner fields" : "find the record by id");
+    later.push(performance.now() - started);
+  }
+  const n = held.toLocaleString("en");
+  return [
+    {
+      name: `/mcp find_tools, identity holding ${n} Tools, first call (builds its index)`,
+      value: ms(median(first)),
+      goal: "reported",
+      verdict: "—",
+    },
+    {
+      name: `/mcp find_tools, identity holding ${n} Tools, later calls`,
+      value: ms(median(later)),
+      goal: "reported",
+      verdict: "—",
+    },
+  ];
+}
