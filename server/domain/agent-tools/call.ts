@@ -66,7 +66,8 @@ export async function callOfferedTool(
     if (!(error instanceof ToolCallFailure)) throw error;
     result = failedResult(error);
   }
-  log.info(
+  // Per call, like a request: debug, so the terminal stays quiet (the call log keeps the record).
+  log.debug(
     {
       identityId: identity.id,
       sourceId: tool.source.id,

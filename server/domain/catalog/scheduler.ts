@@ -61,7 +61,8 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
         const outcome = await runLeased(sourceId, (lost) =>
           runCatalogCheck(sourceId, "schedule", { signal: AbortSignal.any([controller.signal, lost]) }),
         );
-        log.info(
+        // Recorded in the Source's check history; the terminal only hears of it at debug.
+        log.debug(
           { sourceId, status: outcome.status, code: outcome.failure?.code, tools: outcome.tools },
           "scheduled catalog check",
         );
