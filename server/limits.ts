@@ -104,6 +104,11 @@ export const LIMITS = {
   PASSWORD_MIN_CHARS: setting(12, "console password, minimum"),
   PASSWORD_MAX_CHARS: setting(128, "console password, maximum"),
   PAGE_SIZE_MAX: setting(500, "rows in one page of a list API"),
+
+  // ── Console for daily work (issue 15) ──
+  IDENTITY_LIST_LOSS_DAYS: setting(7, "how far back the Agent Identities list counts each identity's losses"),
+  SOURCE_CHANGES_SHOWN: setting(20, "configuration changes shown beside a failing Source's failure"),
+  BUDGET_SNAPSHOTS_SHOWN: setting(500, "budget snapshots an identity's chart draws"),
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -14,6 +14,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
+import { LIMITS } from "@/server/limits";
 import { BudgetBar } from "./budget-bar";
 import { CreateIdentityDialog } from "./create-identity-dialog";
 import { IdentityStateBadge } from "./identity-state-badge";
@@ -139,6 +140,10 @@ export function IdentitiesPage() {
               <Th className="text-right">Sources</Th>
               <Th className="text-right">Tools held</Th>
               <Th className="w-72">Budget</Th>
+              <Th className="text-right" title={`Tools lost in the last ${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} days`}>
+                Lost ({LIMITS.IDENTITY_LIST_LOSS_DAYS.value} d)
+              </Th>
+              <Th>Failing Sources</Th>
               <Th>State</Th>
             </tr>
           </thead>
@@ -155,6 +160,40 @@ export function IdentitiesPage() {
                 <Td className="text-right tabular-nums">{formatCount(i.tools)}</Td>
                 <Td>
                   <BudgetBar budget={i.budget} size="sm" label={`Budget used by ${i.name}`} />
+                </Td>
+                <Td className="text-right tabular-nums">
+                  {i.lostTools > 0 ? (
+                    <Link
+                      href={`/agents/${i.id}?tab=lost`}
+                      className="font-medium text-danger hover:underline"
+                      title={`${formatCount(i.lostTools)} Tools lost in the last ${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} days`}
+                    >
+                      {formatCount(i.lostTools)}
+                    </Link>
+                  ) : (
+                    <span className="text-muted">0</span>
+                  )}
+                </Td>
+                <Td className="max-w-56">
+                  {i.failingSources.length === 0 ? (
+                    <span className="text-muted">none</span>
+                  ) : (
+                    <ul className="space-y-0.5 text-sm">
+                      {i.failingSources.map((s) => (
+                        <li key={s.id} className="truncate">
+                          <Link
+                            href={`/tools/sources/${s.id}`}
+                            className={
+                              s.state === "failing" ? "text-danger hover:underline" : "text-warn hover:underline"
+                            }
+                          >
+                            {s.name}
+                          </Link>
+                          {s.state === "host_silent" && <span className="text-xs text-muted"> (host silent)</span>}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
                 </Td>
                 <Td>
                   <IdentityStateBadge state={i.state} />

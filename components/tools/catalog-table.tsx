@@ -114,6 +114,7 @@ export function CatalogTable({
           header: (
             <button
               type="button"
+              title={c.sort === "compatibility" ? "Sort by model compatibility (worst first)" : undefined}
               onClick={() => onSort(c.sort)}
               className={cn(
                 "inline-flex items-center gap-1 whitespace-nowrap rounded px-1.5 py-1 text-xs font-semibold uppercase tracking-wide hover:bg-surface hover:text-fg",

@@ -21,6 +21,7 @@ import { EditSourceDialog } from "./edit-source-dialog";
 import { KIND_LABELS } from "./labels";
 import { RotateTokenDialog } from "./rotate-token-dialog";
 import { FailureAlert, HostSilentAlert } from "./source-alerts";
+import { ChangesSinceLastGood, UsedBy } from "./source-context";
 import { SourceFacts } from "./source-facts";
 import { CheckingBadge, PausedBadge, SourceStateBadge } from "./source-state-badge";
 import type { SourceView } from "./types";
@@ -137,6 +138,7 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
       )}
       {isConnection && <CheckProgressPanel state={checkNow} />}
       <FailureAlert source={source} />
+      <ChangesSinceLastGood source={source} />
       <HostSilentAlert source={source} />
 
       <div className="space-y-6">
@@ -164,6 +166,8 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
             <SourceFacts source={source} />
           </div>
         </Card>
+
+        <UsedBy sourceId={source.id} />
 
         <section aria-labelledby="history-title">
           <h2 id="history-title" className="mb-3 text-base font-semibold">

@@ -187,7 +187,7 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
         </Section>
 
         <Section title="Arguments">
-          <ToolArguments inputSchema={tool.inputSchema} />
+          <ToolArguments inputSchema={tool.inputSchema} state={tool.compatibility.state} />
         </Section>
 
         <Section title="Input schema">

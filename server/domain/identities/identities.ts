@@ -10,6 +10,7 @@ import { catalogVersionOf } from "../catalog/version";
 import { parseInput } from "../validation";
 import { budgetOf, identityTotals, makeBudget, planningEstimate, stateOf } from "./budget";
 import { REFERENCE_BYTES } from "./reference-tools";
+import { identityRowHealth } from "./row-health";
 import {
   type TCreateIdentityInput,
   type TUpdateIdentityInput,
@@ -262,9 +263,14 @@ export async function listIdentities(actor: Actor, raw?: unknown) {
   requireRole(actor, "viewer");
   const input = parseInput(ZListIdentitiesInput, raw ?? {});
   const rows = await identityTotals({ search: input.search, sourceId: input.sourceId });
+  const health = await identityRowHealth(rows.map((r) => r.id));
   const items = rows.map((r) => {
     const budget = makeBudget(r.toolsBytes, r.instructionsBytes);
+    const h = health.get(r.id);
     return {
+      /** Tools lost in the last IDENTITY_LIST_LOSS_DAYS days, counted as Lost recently counts them. */
+      lostTools: h?.lostTools ?? 0,
+      failingSources: h?.failingSources ?? [],
       id: r.id,
       name: r.name,
       description: r.description,
