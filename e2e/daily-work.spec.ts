@@ -52,3 +52,62 @@ test("an operator creates a token and copies a client configuration that lists t
   const prefix = page.getByTestId("agent-token-row").getByText(/^qm_agent_/);
   await expect(prefix).toHaveText(/^qm_agent_\w{6}…$/);
 });
+
+test("an operator filters the catalog to Not offerable and sees the offending argument on the Tool's page", async ({
+  page,
+  baseURL,
+}) => {
+  const { source, hostToken } = await trpc(page, "sources.createToolHost", { name: `Offerable host ${suffix()}` });
+  const registered = await fetch(`${baseURL}/api/v1/tool-hosts/registration`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      tools: [
+        { name: "fine_tool", description: "Offered.", inputSchema: { type: "object", properties: {} } },
+        {
+          name: "reserved_tool",
+          description: "Not offered: a reserved argument.",
+          inputSchema: { type: "object", properties: { query: { type: "string" }, __secret: { type: "string" } } },
+        },
+      ],
+    }),
+  });
+  expect(registered.status).toBe(200);
+
+  await page.goto(`/tools/catalog?source=${source.id}`);
+  await expect(page.getByTestId("catalog-row")).toHaveCount(2);
+  await page.getByLabel("Model compatibility").selectOption({ label: "Not offerable (1)" });
+  await expect(page).toHaveURL(/state=not_offerable/);
+  await expect(page.getByTestId("catalog-row")).toHaveCount(1);
+  await expect(page.getByTestId("catalog-row")).toContainText("reserved_tool");
+  await expect(page.getByTestId("catalog-row")).toContainText("Schema unsupported");
+
+  // Sorting by compatibility puts the worst first.
+  await page.getByLabel("Model compatibility").selectOption({ index: 0 });
+  await page.getByRole("button", { name: "Model compatibility" }).click();
+  await expect(page.getByTestId("catalog-row").first()).toContainText("reserved_tool");
+
+  await page.getByTestId("catalog-row").first().getByRole("link", { name: "reserved_tool" }).click();
+  const offending = page.getByTestId("offending-argument");
+  await expect(offending).toHaveCount(1);
+  await expect(offending).toContainText("__secret");
+  await expect(page.getByTestId("compatibility-reason")).not.toContainText("__secret");
+});
+
+test("an operator follows a failing Source to its hint and its configuration changes since the last good check", async ({
+  page,
+}) => {
+  await page.goto("/tools/sources");
+  await page.getByRole("link", { name: "Team wiki (demo)" }).click();
+  await expect(page.getByTestId("last-failure")).toBeVisible();
+  await expect(page.getByTestId("failure-hint")).toContainText("Check the path");
+  const changes = page.getByTestId("changes-since-good");
+  await expect(changes).toContainText("source.update");
+  await expect(changes).toContainText(/URL: \S+\/mcp → \S+\/wiki\/mcp/);
+  // Who the failure reaches.
+  await expect(page.getByTestId("used-by")).toContainText("Research agent (demo)");
+
+  await page.goto("/agents");
+  const research = page.getByTestId("identity-row").filter({ hasText: "Research agent (demo)" });
+  await expect(research.getByRole("link", { name: "Team wiki (demo)" })).toBeVisible();
+});
