@@ -3,7 +3,18 @@
  * first, adding a Connection with a test first, and trying a Tool.
  */
 import { randomBytes } from "node:crypto";
+import { paged, type RunningServer, simpleTool, startRawServer } from "../tests/helpers/mcp-servers";
 import { expect, test, trpc } from "./fixtures";
+
+let server: RunningServer;
+test.beforeAll(async () => {
+  server = await startRawServer(
+    paged([simpleTool("lookup_order"), simpleTool("refund_order"), simpleTool("list_orders")], 2),
+  );
+});
+test.afterAll(async () => {
+  await server?.close();
+});
 
 const suffix = () => randomBytes(3).toString("hex");
 
@@ -104,10 +115,58 @@ test("an operator follows a failing Source to its hint and its configuration cha
   const changes = page.getByTestId("changes-since-good");
   await expect(changes).toContainText("source.update");
   await expect(changes).toContainText(/URL: \S+\/mcp → \S+\/wiki\/mcp/);
+  // The history marks the failed check on its chart.
+  await expect(page.getByTestId("chart-tools").locator("[data-failed]").first()).toBeAttached();
   // Who the failure reaches.
   await expect(page.getByTestId("used-by")).toContainText("Research agent (demo)");
 
   await page.goto("/agents");
   const research = page.getByTestId("identity-row").filter({ hasText: "Research agent (demo)" });
   await expect(research.getByRole("link", { name: "Team wiki (demo)" })).toBeVisible();
+  // Its page charts its budget use over time against its budget.
+  await research.getByRole("link", { name: "Research agent (demo)" }).click();
+  await expect(page.getByTestId("chart-budget").locator("svg")).toBeVisible();
+  await expect(page.getByTestId("chart-budget")).toContainText("budget 4");
+});
+
+test("an operator tests a Connection before adding it, lands on its first check and assigns it to an identity", async ({
+  page,
+}) => {
+  await page.goto("/tools/sources");
+  await page.getByRole("button", { name: "Add MCP Connection" }).first().click();
+  const dialog = page.getByRole("dialog");
+
+  // Every field's problem at once, in plain words.
+  await dialog.getByLabel("URL").fill("orders.example.com/mcp");
+  await dialog.getByRole("button", { name: "Add MCP Connection" }).click();
+  await expect(dialog.getByText("Give the Connection a name.")).toBeVisible();
+  await expect(dialog.getByText(/This is not a web address/)).toBeVisible();
+
+  await dialog.getByLabel("URL").fill(server.url);
+  await dialog.getByRole("button", { name: "Test connection" }).click();
+  const tested = dialog.getByTestId("test-connection");
+  await expect(tested).toContainText("The first page lists 2 Tools");
+  await expect(tested).toContainText("lookup_order");
+  await expect(tested).toContainText("Nothing was saved");
+
+  const name = `Orders ${suffix()}`;
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByRole("button", { name: "Add MCP Connection" }).click();
+  await expect(page).toHaveURL(/\/tools\/sources\/[\w-]+\?created=1$/);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByTestId("source-created")).toBeVisible();
+  await expect(page.getByTestId("catalog-state")).toContainText("OK", { timeout: 30_000 });
+  await expect(page.getByTestId("check-row").first()).toContainText("On creation");
+  // The history charts the check: 3 Tools on the Tools chart.
+  await expect(page.getByTestId("chart-tools")).toContainText("latest 3");
+
+  await page.getByRole("button", { name: "Assign to an identity" }).click();
+  const assign = page.getByRole("dialog");
+  const picker = assign.getByLabel("Agent Identity");
+  const support = await picker.locator("option", { hasText: "Support agent (demo)" }).getAttribute("value");
+  await picker.selectOption(support ?? "");
+  await expect(assign.getByTestId("assignment-preview")).toContainText("+3 Tools");
+  await assign.getByRole("button", { name: "Assign" }).click();
+  await expect(assign).toBeHidden();
+  await expect(page.getByTestId("used-by")).toContainText("Support agent (demo)");
 });

@@ -5,9 +5,17 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
-import { connectionTo } from "../helpers/catalog";
+import { callerFor, makeUser } from "../helpers/actors";
+import { connectionTo, operator } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
-import { type RunningServer, simpleTool, startSdkServer, type ToolDef } from "../helpers/mcp-servers";
+import {
+  paged,
+  type RunningServer,
+  simpleTool,
+  startRawServer,
+  startSdkServer,
+  type ToolDef,
+} from "../helpers/mcp-servers";
 
 withTestDatabase();
 const servers: RunningServer[] = [];
@@ -79,5 +87,67 @@ describe("what is broken, first", () => {
     const after = (await api.identities.list({})).find((r) => r.id === identity.id);
     expect(after?.lostTools).toBe(3);
     expect(after?.failingSources).toEqual([]);
+  });
+});
+
+describe("adding a Connection", () => {
+  it("tests a connection by listing its first page only, saving nothing", async () => {
+    const all = Array.from({ length: 7 }, (_, i) => simpleTool(`t${i}`));
+    const server = await startRawServer(paged(all, 3));
+    servers.push(server);
+    const api = await operator();
+    const db = await getDb();
+    const before = { sources: await db.source.count(), checks: await db.catalogCheck.count() };
+
+    const tested = await api.sources.testConnection({ url: server.url });
+    expect(tested).toMatchObject({ ok: true, firstPageTools: 3, morePages: true });
+    if (!tested.ok) throw new Error("unreachable");
+    expect(tested.tools.map((t) => t.name)).toEqual(["t0", "t1", "t2"]);
+    // Only the first page was asked for in full; nothing was stored.
+    expect(server.requests.filter((r) => r.rpcMethod === "tools/list").length).toBeLessThanOrEqual(2);
+    expect({ sources: await db.source.count(), checks: await db.catalogCheck.count() }).toEqual(before);
+
+    const one = await startRawServer(paged(all.slice(0, 2), 3));
+    servers.push(one);
+    expect(await api.sources.testConnection({ url: one.url })).toMatchObject({
+      ok: true,
+      firstPageTools: 2,
+      morePages: false,
+    });
+  });
+
+  it("reports a failure with its catalog code, and keeps the URL policy and the operator role", async () => {
+    const api = await operator();
+    const broken = await startRawServer(() => ({ status: 404, body: "nothing here", contentType: "text/plain" }));
+    servers.push(broken);
+    expect(await api.sources.testConnection({ url: broken.url })).toMatchObject({
+      ok: false,
+      failure: { code: "CATALOG_HTTP_ERROR", details: { status: 404 } },
+    });
+    // The same URL rules as saving: a cloud metadata address is refused before any request.
+    await expect(api.sources.testConnection({ url: "http://169.254.169.254/mcp" })).rejects.toThrow(
+      /169\.254\.169\.254/,
+    );
+    await expect(api.sources.testConnection({ url: "ftp://example.com/mcp" })).rejects.toThrow(/http or https/);
+    const viewer = callerFor((await makeUser("viewer")).actor);
+    await expect(viewer.sources.testConnection({ url: broken.url })).rejects.toThrow();
+  });
+});
+
+describe("budget history", () => {
+  it("records an identity's budget whenever it changes, and only then", async () => {
+    const server = await serve(() => [simpleTool("a"), simpleTool("b")]);
+    const { api, source } = await connectionTo(server.url);
+    expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+    const identity = await api.identities.create({ name: `history-${Date.now()}`, instructions: "Be brief." });
+    await api.identities.assignSource({ identityId: identity.id, sourceId: source.id });
+    await api.identities.update({ id: identity.id, description: "same budget" });
+    await api.identities.unassignSource({ identityId: identity.id, sourceId: source.id });
+
+    const history = await api.identities.budgetHistory({ id: identity.id });
+    expect(history.map((h) => h.tools)).toEqual([0, 2, 0]);
+    expect(history[1]?.budget.toolsBytes).toBeGreaterThan(0);
+    expect(history.every((h) => h.budget.instructionsBytes === 9)).toBe(true);
+    expect(history[0]?.at.getTime()).toBeLessThanOrEqual(history[2]?.at.getTime() ?? 0);
   });
 });

@@ -12,6 +12,8 @@
 import { cn } from "../cn";
 
 export interface ChartPoint {
+  /** Unique within the chart (a check's id, say). */
+  id: string;
   at: Date;
   /** Null for a point that has no value (a failed check). */
   value: number | null;
@@ -54,7 +56,8 @@ export function LineChart({
   const times = points.map((p) => p.at.getTime());
   const t0 = Math.min(...times);
   const t1 = Math.max(...times);
-  const x = (t: number) => PAD.left + (t1 === t0 ? (W - PAD.left - PAD.right) / 2 : ((t - t0) / (t1 - t0)) * (W - PAD.left - PAD.right));
+  const x = (t: number) =>
+    PAD.left + (t1 === t0 ? (W - PAD.left - PAD.right) / 2 : ((t - t0) / (t1 - t0)) * (W - PAD.left - PAD.right));
   const y = (v: number) => PAD.top + (1 - v / top) * (H - PAD.top - PAD.bottom);
   const baseline = y(0);
 
@@ -106,7 +109,15 @@ export function LineChart({
           ))}
           {limit !== undefined && (
             <g>
-              <line x1={PAD.left} x2={W - PAD.right} y1={y(limit)} y2={y(limit)} stroke="var(--danger)" strokeWidth="1.5" strokeDasharray="6 3" />
+              <line
+                x1={PAD.left}
+                x2={W - PAD.right}
+                y1={y(limit)}
+                y2={y(limit)}
+                stroke="var(--danger)"
+                strokeWidth="1.5"
+                strokeDasharray="6 3"
+              />
               {limitLabel && (
                 <text x={W - PAD.right} y={y(limit) - 4} textAnchor="end" fontSize="11" fill="var(--danger)">
                   {limitLabel}
@@ -116,7 +127,7 @@ export function LineChart({
           )}
           {runs.map((r) => (
             <polyline
-              key={r[0]?.at.getTime()}
+              key={r[0]?.id}
               fill="none"
               stroke="var(--accent)"
               strokeWidth="2"
@@ -124,15 +135,15 @@ export function LineChart({
               points={r.map((p) => `${x(p.at.getTime())},${y(p.value ?? 0)}`).join(" ")}
             />
           ))}
-          {points.map((p, i) =>
+          {points.map((p) =>
             p.failed ? (
-              <g key={`f${p.at.getTime()}-${i}`} stroke="var(--danger)" strokeWidth="2" data-failed="">
+              <g key={`f${p.id}`} stroke="var(--danger)" strokeWidth="2" data-failed="">
                 <title>{p.note ?? "Failed"}</title>
                 <line x1={x(p.at.getTime()) - 4} x2={x(p.at.getTime()) + 4} y1={baseline - 4} y2={baseline + 4} />
                 <line x1={x(p.at.getTime()) - 4} x2={x(p.at.getTime()) + 4} y1={baseline + 4} y2={baseline - 4} />
               </g>
             ) : p.value === null ? null : (
-              <circle key={`p${p.at.getTime()}-${i}`} cx={x(p.at.getTime())} cy={y(p.value)} r="3" fill="var(--accent)">
+              <circle key={`p${p.id}`} cx={x(p.at.getTime())} cy={y(p.value)} r="3" fill="var(--accent)">
                 <title>{p.note ?? format(p.value)}</title>
               </circle>
             ),
@@ -165,8 +176,8 @@ export function LineChart({
                 </tr>
               </thead>
               <tbody>
-                {[...points].reverse().map((p, i) => (
-                  <tr key={`${p.at.getTime()}-${i}`} className="border-t border-border">
+                {[...points].reverse().map((p) => (
+                  <tr key={p.id} className="border-t border-border">
                     <td className="py-1 pr-3 tabular-nums">{p.at.toLocaleString()}</td>
                     <td className="py-1 pr-3 text-right tabular-nums">{p.value === null ? "—" : format(p.value)}</td>
                     <td className={cn("py-1", p.failed && "text-danger")}>{p.note ?? (p.failed ? "failed" : "")}</td>

@@ -9,6 +9,7 @@ import { fmt, fmtBytes } from "../catalog/failures";
 import { catalogVersionOf } from "../catalog/version";
 import { parseInput } from "../validation";
 import { budgetOf, identityTotals, makeBudget, planningEstimate, stateOf } from "./budget";
+import { recordBudgetSnapshots } from "./budget-history";
 import { REFERENCE_BYTES } from "./reference-tools";
 import { identityRowHealth } from "./row-health";
 import {
@@ -56,7 +57,7 @@ export async function createIdentity(actor: Actor, raw: TCreateIdentityInput) {
   if (instructionsBytes > LIMITS.IDENTITY_BUDGET_BYTES.value)
     throw budgetExceeded("These instructions", instructionsBytes);
   const db = await getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     await assertNameFree(tx, input.name);
     const identity = await tx.agentIdentity.create({
       data: { name: input.name, description: input.description ?? "", instructions, instructionsBytes },
@@ -69,13 +70,16 @@ export async function createIdentity(actor: Actor, raw: TCreateIdentityInput) {
     });
     return identity;
   });
+  // After the transaction: on the embedded database a query beside it would wait for it.
+  await recordBudgetSnapshots([result.id]);
+  return result;
 }
 
 export async function updateIdentity(actor: Actor, raw: TUpdateIdentityInput) {
   requireRole(actor, "operator");
   const input = parseInput(ZUpdateIdentityInput, raw);
   const db = await getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     await lockIdentity(tx, input.id);
     const before = await tx.agentIdentity.findUniqueOrThrow({ where: { id: input.id } });
     if (input.name && input.name.toLowerCase() !== before.name.toLowerCase())
@@ -110,6 +114,9 @@ export async function updateIdentity(actor: Actor, raw: TUpdateIdentityInput) {
     }
     return identity;
   });
+  // After the transaction: on the embedded database a query beside it would wait for it.
+  await recordBudgetSnapshots([input.id]);
+  return result;
 }
 
 export async function deleteIdentity(actor: Actor, raw: { id: string }) {
@@ -178,7 +185,7 @@ export async function assignSource(actor: Actor, raw: { identityId: string; sour
   requireRole(actor, "operator");
   const input = parseInput(ZAssignmentInput, raw);
   const db = await getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const identity = await lockIdentity(tx, input.identityId);
     // Locking the Source too keeps the per-Connection ceiling exact under concurrent assignments.
     await tx.$queryRaw`SELECT id FROM source WHERE id = ${input.sourceId} FOR UPDATE`;
@@ -224,13 +231,16 @@ export async function assignSource(actor: Actor, raw: { identityId: string; sour
     });
     return { assigned: true };
   });
+  // After the transaction: on the embedded database a query beside it would wait for it.
+  await recordBudgetSnapshots([input.identityId]);
+  return result;
 }
 
 export async function unassignSource(actor: Actor, raw: { identityId: string; sourceId: string }) {
   requireRole(actor, "operator");
   const input = parseInput(ZAssignmentInput, raw);
   const db = await getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const identity = await lockIdentity(tx, input.identityId);
     const source = await sourceFacts(tx, input.sourceId);
     const removed = await tx.sourceAssignment.deleteMany({ where: input });
@@ -257,6 +267,9 @@ export async function unassignSource(actor: Actor, raw: { identityId: string; so
     });
     return { unassigned: true };
   });
+  // After the transaction: on the embedded database a query beside it would wait for it.
+  await recordBudgetSnapshots([input.identityId]);
+  return result;
 }
 
 export async function listIdentities(actor: Actor, raw?: unknown) {
