@@ -8,8 +8,10 @@ import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
+import { cn } from "@/components/ui/cn";
 import { Input, Select } from "@/components/ui/field";
 import { formatCount } from "@/components/ui/format";
+import { MoreDetails, WIDE_ONLY } from "@/components/ui/more-details";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -137,13 +139,16 @@ export function IdentitiesPage() {
           <thead>
             <tr>
               <Th>Name</Th>
-              <Th className="text-right">Sources</Th>
-              <Th className="text-right">Tools held</Th>
-              <Th className="w-72">Budget</Th>
-              <Th className="text-right" title={`Tools lost in the last ${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} days`}>
+              <Th className={cn("text-right", WIDE_ONLY)}>Sources</Th>
+              <Th className={cn("text-right", WIDE_ONLY)}>Tools held</Th>
+              <Th className={cn("w-72", WIDE_ONLY)}>Budget</Th>
+              <Th
+                className={cn("text-right", WIDE_ONLY)}
+                title={`Tools lost in the last ${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} days`}
+              >
                 Lost ({LIMITS.IDENTITY_LIST_LOSS_DAYS.value} d)
               </Th>
-              <Th>Failing Sources</Th>
+              <Th className={WIDE_ONLY}>Failing Sources</Th>
               <Th>State</Th>
             </tr>
           </thead>
@@ -155,13 +160,28 @@ export function IdentitiesPage() {
                     {i.name}
                   </Link>
                   {i.description && <p className="truncate text-xs text-muted">{i.description}</p>}
+                  <MoreDetails
+                    items={[
+                      { label: "Sources", value: formatCount(i.sources) },
+                      { label: "Tools held", value: formatCount(i.tools) },
+                      {
+                        label: "Budget",
+                        value: <BudgetBar budget={i.budget} size="sm" label={`Budget used by ${i.name}`} />,
+                      },
+                      { label: `Lost (${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} d)`, value: formatCount(i.lostTools) },
+                      {
+                        label: "Failing Sources",
+                        value: i.failingSources.length ? i.failingSources.map((f) => f.name).join(", ") : "none",
+                      },
+                    ]}
+                  />
                 </Td>
-                <Td className="text-right tabular-nums">{formatCount(i.sources)}</Td>
-                <Td className="text-right tabular-nums">{formatCount(i.tools)}</Td>
-                <Td>
+                <Td className={cn("text-right tabular-nums", WIDE_ONLY)}>{formatCount(i.sources)}</Td>
+                <Td className={cn("text-right tabular-nums", WIDE_ONLY)}>{formatCount(i.tools)}</Td>
+                <Td className={WIDE_ONLY}>
                   <BudgetBar budget={i.budget} size="sm" label={`Budget used by ${i.name}`} />
                 </Td>
-                <Td className="text-right tabular-nums">
+                <Td className={cn("text-right tabular-nums", WIDE_ONLY)}>
                   {i.lostTools > 0 ? (
                     <Link
                       href={`/agents/${i.id}?tab=lost`}
@@ -174,7 +194,7 @@ export function IdentitiesPage() {
                     <span className="text-muted">0</span>
                   )}
                 </Td>
-                <Td className="max-w-56">
+                <Td className={cn("max-w-56", WIDE_ONLY)}>
                   {i.failingSources.length === 0 ? (
                     <span className="text-muted">none</span>
                   ) : (

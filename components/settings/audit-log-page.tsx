@@ -48,6 +48,7 @@ function columnsAt(now: number): Column<AuditEvent>[] {
     },
     {
       key: "actor",
+      wideOnly: true,
       header: "Actor",
       width: "w-[22%]",
       className: "truncate",
@@ -80,6 +81,7 @@ function columnsAt(now: number): Column<AuditEvent>[] {
     },
     {
       key: "details",
+      wideOnly: true,
       header: "Details",
       className: "truncate font-mono text-xs text-muted",
       cell: (e) => {
