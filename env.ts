@@ -64,6 +64,20 @@ const schema = z.object({
     }),
   /** Run scheduled catalog checks in this process. */
   QM_SCHEDULER: flag.default(true),
+  /** Where the committed migrations are; unset: prisma/migrations in the working folder. */
+  QM_MIGRATIONS_DIR: z.string().min(1).optional(),
+  /**
+   * How long a starting instance waits for another one that is applying migrations to the
+   * same database before it gives up (a long data migration may take minutes).
+   */
+  QM_MIGRATION_WAIT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
+   * From SIGTERM to exit at most: the time an instance has to leave its load balancer's pool,
+   * finish the requests and catalog checks in flight and release its leases.
+   */
+  QM_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
+  /** Build at `npm start` when the sources are newer than the build (off where the build is made once, as in an image). */
+  QM_BUILD: flag.default(true),
   /**
    * Memory search's optional vector leg: an OpenAI-compatible embeddings endpoint (its base
    * URL; POST {url}/embeddings), or `local:hash` for the deterministic offline provider.

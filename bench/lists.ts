@@ -2,7 +2,8 @@
  * npm run bench:lists — frame times while scrolling every long console list at the
  * product's limits, in Chromium at 1440×900: the catalog (20,000 Tools), Holdings (an
  * identity holding all of them), Lost recently (20,000 losses), one check's changes
- * (8,000) and the audit log (20,000 events), on the data set of e2e/long-lists.spec.ts.
+ * (8,000), the audit log (20,000 events), a memory scope's memories (20,000) and a thread's
+ * members (20,000), on the data set of e2e/long-lists.spec.ts.
  *
  * Each list is scrolled steadily (180 px a frame, like a fast wheel, for BENCH_FRAMES
  * frames) and then dragged to 30 random points (10 frames at each); every frame's
@@ -85,7 +86,7 @@ async function signedInPage(browser: Browser, url: string): Promise<Page> {
 }
 
 async function main() {
-  console.log("Seeding 20,000 Tools, 20,000 losses and 20,000 audit events in a fresh data folder…");
+  console.log("Seeding 20,000 Tools, 20,000 losses, 20,000 audit events and 20,000 memories in a fresh data folder…");
   const server = await startLongListsServer();
   const browser = await chromium.launch({
     executablePath: process.env.QM_CHROMIUM ?? "/usr/bin/chromium",
@@ -115,6 +116,18 @@ async function main() {
         row: "check-change-row",
       },
       { name: "Audit log, 20,000 events", path: "/settings/audit-log", scroll: "audit-scroll", row: "audit-row" },
+      {
+        name: "Memories of a scope, 20,000",
+        path: `/memory/memories?scope=${server.memoryScopeId}`,
+        scroll: "memories-scroll",
+        row: "memory-hit",
+      },
+      {
+        name: "A thread's members, 20,000",
+        path: `/memory/threads/${server.memoryThreadId}`,
+        scroll: "members-scroll",
+        row: "member-row",
+      },
     ];
     const rows: string[][] = [];
     for (const list of lists) {

@@ -17,6 +17,8 @@
  *      (bench/memory.ts; `npm run bench:memory` runs only these).
  *   6. /mcp tools/call to an SDK Tool Host built with the SDK, 50 agents at once: calls per
  *      second, p50 and p99 (bench/sdk-host.ts; reported).
+ *   7. /mcp tools/call throughput with one and with three instances on the same PostgreSQL
+ *      (bench/instances.ts; `npm run bench:instances` runs only these; reported).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -32,8 +34,7 @@ Object.assign(process.env, {
   QM_DEMO: "0",
 });
 
-const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
 const { SYSTEM } = await import("@/server/actor");
 const { installDatabase, closeDatabase } = await import("@/server/db");
 const { openDatabase } = await import("@/server/db/open");
@@ -50,6 +51,7 @@ const { createToken } = await import("@/server/domain/identities/tokens");
 const { handleMcpPost } = await import("@/server/mcp/handler");
 const { memorySuite } = await import("./memory");
 const { benchSdkHost } = await import("./sdk-host");
+const { benchInstances } = await import("./instances");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -420,6 +422,10 @@ async function main() {
     a: cell(r),
     b: server ? cell(server[i]) : "not reachable",
   }));
+  // Several instances share a PostgreSQL server only (an embedded database is one process's).
+  if (pg)
+    for (const r of await benchInstances(PG_URL))
+      rows.push({ name: r.name, goal: r.goal, a: "n/a (one process)", b: cell(r) });
   const header = ["Benchmark", "Goal", "Embedded (PGlite)", `PostgreSQL`];
   const table = [header, ...rows.map((r) => [r.name, r.goal, r.a, r.b])];
   const widths = header.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));

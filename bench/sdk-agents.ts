@@ -2,14 +2,16 @@
  * The benchmark's agents, in a process of their own so the product's process only serves:
  * AGENTS loops, each calling bench_echo through /mcp one call after another for
  * DURATION_MS. Prints one JSON line: calls, errors, wall time and every call's latency.
+ * QM_URL may list several instances (comma-separated): agent i calls the (i mod n)th, as
+ * a round-robin balancer would spread them, without a balancer process in the way.
  */
-const url = `${process.env.QM_URL}/mcp`;
+const urls = (process.env.QM_URL ?? "").split(",").map((u) => `${u.trim()}/mcp`);
 const token = process.env.QM_AGENT_TOKEN ?? "";
 const agents = Number(process.env.AGENTS ?? 50);
 const durationMs = Number(process.env.DURATION_MS ?? 10_000);
 
 async function callOnce(agent: number, n: number): Promise<boolean> {
-  const res = await fetch(url, {
+  const res = await fetch(urls[agent % urls.length] ?? "", {
     method: "POST",
     headers: {
       authorization: `Bearer ${token}`,

@@ -1,8 +1,9 @@
 /**
  * Every long list at the product's own limits, in a real browser: an identity holding
- * 20,000 Tools with 20,000 losses, a check that changed 8,000 Tools and an audit log of
- * 20,000 events, in a product instance of their own (tests/helpers/long-lists-server.ts)
- * so the other specs' data stays small. Frame times are measured by `npm run bench:lists`;
+ * 20,000 Tools with 20,000 losses, a check that changed 8,000 Tools, an audit log of
+ * 20,000 events and a memory scope of 20,000 memories in one thread, in a product
+ * instance of their own (tests/helpers/long-lists-server.ts) so the other specs' data
+ * stays small. Frame times are measured by `npm run bench:lists`;
  * here the DOM stays small, the last row is reachable, scrolling makes no long task (by
  * main-thread CPU: tests/helpers/long-tasks.ts), a refocus makes a few requests, and
  * nothing moves while blocks load.
@@ -10,6 +11,7 @@
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { type LongListsServer, startLongListsServer } from "../tests/helpers/long-lists-process";
 import { longTasksDuring } from "../tests/helpers/long-tasks";
+import { memoryTitle } from "../tests/helpers/memory-scope-file";
 import { expect, seriousA11yViolations, test } from "./fixtures";
 
 test.describe.configure({ timeout: 120_000 });
@@ -270,5 +272,70 @@ test("the filtered catalog's table stays where it is while blocks load", async (
   });
   expect(blockRequests).toBeGreaterThan(10);
   expect(tops).toHaveLength(1);
+  await page.context().close();
+});
+
+test("a scope of 20,000 memories: a window of rows, the oldest reachable, narrowing as n of N in the URL, no refetch on return until the scope changes", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ storageState, viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.clock.install();
+  await page.goto(`${server.url}/memory/memories?scope=${server.memoryScopeId}`);
+  await expect(page.getByTestId("result-summary")).toHaveText("20,000 memories, newest first");
+  const scroller = page.getByTestId("memories-scroll");
+  const rows = page.getByTestId("memory-hit");
+  // Ten memories share each moment: the later-written first.
+  await expect(rows.nth(0)).toContainText(memoryTitle(19_999));
+  await expect(rows.nth(1)).toContainText(memoryTitle(19_998));
+  await expectSmoothScroll(browser, page, scroller, rows);
+  await expect(rows.last()).toContainText(memoryTitle(0));
+  expect(await domRows(scroller)).toBeLessThan(100);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+
+  // Back at the top, away and back: nothing is refetched while the scope is unchanged.
+  await scroller.evaluate((el) => el.scrollTo(0, 0));
+  await expect(rows.first()).toContainText(memoryTitle(19_999));
+  let calls = recordCalls(page);
+  await page.clock.fastForward("00:20");
+  await returnToTab(page);
+  await expect.poll(() => calls.filter((c) => c === "scopes.version").length).toBeGreaterThan(0);
+  await page.waitForTimeout(1500);
+  expect(calls.filter((c) => c === "memories.list")).toEqual([]);
+  page.removeAllListeners("request");
+
+  // A memory written elsewhere moves the scope version: the rows in view come again.
+  const res = await page.request.post(`${server.url}/api/trpc/memories.create`, {
+    data: { json: { scopeId: server.memoryScopeId, body: "Written while the list was open." } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  calls = recordCalls(page);
+  await page.clock.fastForward("00:20");
+  await expect(rows.first()).toContainText("Written while the list was open.");
+  await expect(page.getByTestId("result-summary")).toHaveText("20,001 memories, newest first");
+  await page.waitForTimeout(1500);
+  const blocks = calls.filter((c) => c === "memories.list").length;
+  expect(blocks).toBeGreaterThan(0);
+  expect(blocks).toBeLessThanOrEqual(3);
+  page.removeAllListeners("request");
+
+  // Narrowing by a tag: n of N, in the address.
+  await page.getByLabel("Tags (comma-separated; every one must match)").fill("hundredth");
+  await expect(page.getByTestId("result-summary")).toHaveText("200 of 20,001 memories, newest first");
+  await expect(page).toHaveURL(/[?&]tags=hundredth/);
+  await expect(rows.first()).toContainText(memoryTitle(19_900));
+  await context.close();
+});
+
+test("a thread of 20,000 members scrolls a window of rows to its last member", async ({ browser }) => {
+  const page = await open(browser, `/memory/threads/${server.memoryThreadId}`);
+  await expect(page.getByTestId("members-total")).toContainText("20,000 members");
+  const scroller = page.getByTestId("members-scroll");
+  const rows = page.getByTestId("member-row");
+  await expect(rows.first()).toBeVisible();
+  await expectSmoothScroll(browser, page, scroller, rows);
+  await expect(rows.last()).toContainText(memoryTitle(0));
+  expect(await domRows(scroller)).toBeLessThan(100);
+  expect(await seriousA11yViolations(page)).toEqual([]);
   await page.context().close();
 });

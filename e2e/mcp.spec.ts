@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type RunningServer, simpleTool, startSdkServer } from "../tests/helpers/mcp-servers";
 import { expect, test, trpc } from "./fixtures";
 

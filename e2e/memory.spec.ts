@@ -90,6 +90,8 @@ test("a curator searches with the score breakdown, follows a supersession chain,
   await expect(curator.getByLabel("Scope", { exact: true })).toHaveValue(scope.id);
   await curator.getByLabel("Search memories").fill("when does the deploy freeze start");
   await expect(curator).toHaveURL(/q=when\+does\+the\+deploy\+freeze\+start/);
+  // A search is a narrowing of the scope's list: n of N, best first.
+  await expect(curator.getByTestId("result-summary")).toContainText(/^\d+ of \d+ memories, best first/);
   const top = curator.getByTestId("memory-hit").first();
   await expect(top).toContainText("18th of December");
   const bar = top.getByRole("img", { name: /^Score \d/ });
@@ -119,23 +121,35 @@ test("a curator searches with the score breakdown, follows a supersession chain,
   await curator.getByRole("link", { name: "read the current version" }).click();
   await expect(curator).toHaveURL(new RegExp(`/memory/memories/${correction.id}$`));
 
-  // The review queue: the merge first (higher score), the noise below it.
+  // The review queue: the merge first (higher score), the noise below it; the proposal
+  // under the cursor is shown whole beside the list.
   await curator.goto(`/memory/proposals${q}`);
-  const cards = curator.getByTestId("proposal");
-  await expect(cards).toHaveCount(2);
-  await expect(cards.nth(0)).toHaveAttribute("data-kind", "merge");
-  await expect(cards.nth(0).locator("mark").first()).toBeVisible();
+  const rows = curator.getByTestId("proposal-row");
+  const card = curator.getByTestId("proposal");
+  await expect(rows).toHaveCount(2);
+  await expect(curator.getByTestId("proposals-total")).toContainText("2 proposals");
+  await expect(rows.nth(0).locator("[data-kind]")).toHaveAttribute("data-kind", "merge");
+  await expect(rows.nth(0)).toHaveAttribute("aria-current", "true");
+  await expect(card).toHaveAttribute("data-kind", "merge");
+  await expect(card.locator("mark").first()).toBeVisible();
   await expect(curator.getByTestId("shortcuts-hint")).toContainText("accept");
   expect(await seriousA11yViolations(curator), "accessibility of the proposals").toEqual([]);
   await saveScreenshot(curator, "memory-proposals");
   await curator.keyboard.press("j");
-  await expect(cards.nth(1)).toHaveAttribute("aria-current", "true");
+  await expect(rows.nth(1)).toHaveAttribute("aria-current", "true");
+  await expect(card).toHaveAttribute("data-kind", "discard");
   await curator.keyboard.press("k");
-  await expect(cards.nth(0)).toHaveAttribute("aria-current", "true");
+  await expect(rows.nth(0)).toHaveAttribute("aria-current", "true");
+  // x selects the proposal under the cursor for a bulk decision, and x again lets it go.
+  await curator.keyboard.press("x");
+  await expect(curator.getByTestId("selection-count")).toHaveText("1 selected");
+  await curator.keyboard.press("x");
+  await expect(curator.getByTestId("selection-count")).toHaveText("0 selected");
   await curator.keyboard.press("a");
   await expect(curator.getByTestId("review-notice")).toContainText("Accepted the merge proposal");
-  await expect(cards).toHaveCount(1);
-  await expect(cards.first()).toHaveAttribute("data-kind", "discard");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().locator("[data-kind]")).toHaveAttribute("data-kind", "discard");
+  await expect(card).toHaveAttribute("data-kind", "discard");
   // r asks why, and the reason is kept with the decision.
   await curator.keyboard.press("r");
   const dialog = curator.getByRole("dialog");
@@ -237,11 +251,11 @@ test("a viewer reads every memory page but is offered no change", async ({ page,
   const q = `?scope=${scope.id}`;
 
   await viewer.goto(`/memory/proposals${q}`);
-  await expect(viewer.getByTestId("proposal")).toHaveCount(2);
+  await expect(viewer.getByTestId("proposal-row")).toHaveCount(2);
   await expect(viewer.getByRole("button", { name: "Accept" })).toHaveCount(0);
   await expect(viewer.getByRole("button", { name: "Run consolidator now" })).toHaveCount(0);
   await viewer.keyboard.press("a");
-  await expect(viewer.getByTestId("proposal")).toHaveCount(2);
+  await expect(viewer.getByTestId("proposal-row")).toHaveCount(2);
 
   await viewer.goto(`/memory/threads/${thread.id}`);
   await expect(viewer.getByTestId("member-row").first()).toBeVisible();
@@ -265,9 +279,11 @@ test("the demo scope shows every memory page with data: proposals of each kind, 
   const scopes: { id: string; name: string }[] = await query(page, "scopes.list", undefined);
   const demo = scopes.find((s) => s.name === "platform-team");
   expect(demo).toBeDefined();
-  await page.goto(`/memory/proposals?scope=${demo?.id}`);
-  for (const kind of ["merge", "supersede", "discard"])
-    await expect(page.locator(`[data-testid="proposal"][data-kind="${kind}"]`).first()).toBeVisible();
+  for (const kind of ["merge", "supersede", "discard"]) {
+    await page.goto(`/memory/proposals?scope=${demo?.id}&kind=${kind}`);
+    await expect(page.getByTestId("proposals-total")).toContainText(/^\d+ of \d+ proposals?/);
+    await expect(page.getByTestId("proposal-row").first().locator(`[data-kind="${kind}"]`)).toBeVisible();
+  }
   await page.goto(`/memory/threads?scope=${demo?.id}&status=archived`);
   await expect(page.getByTestId("thread-row")).toContainText("Mobile app 3.0 launch");
   await page.goto(`/memory/memories?scope=${demo?.id}`);

@@ -5,15 +5,20 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/env";
+import { migrateDatabase } from "@/server/db/migrate";
 import { openDatabase } from "@/server/db/open";
-import { applyMigrations, createMigrationScript, MIGRATIONS_DIR } from "@/server/db/schema-engine";
+import { createMigrationScript, MIGRATIONS_DIR } from "@/server/db/schema-engine";
 
 async function main(): Promise<number> {
   const [command, name] = process.argv.slice(2);
   if (command === "migrate") {
     const opened = await openDatabase({ url: env.DATABASE_URL, dataDir: env.QM_DATA_DIR });
     try {
-      const applied = await applyMigrations(opened.adapterFactory);
+      // Queued like a starting instance: safe beside instances that start at the same time.
+      const { applied } = await migrateDatabase(opened, {
+        url: env.DATABASE_URL,
+        waitMs: env.QM_MIGRATION_WAIT_SECONDS * 1000,
+      });
       console.log(applied.length ? `Applied: ${applied.join(", ")}` : "The database is up to date.");
     } finally {
       await opened.close();

@@ -3,64 +3,23 @@
  * demo MCP server, serve, then start the demo's SDK Tool Host process (it registers with
  * the running app). `npm run dev` runs the same with Next's dev server.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { env } from "@/env";
 import { closeDatabase } from "@/server/db";
 import { DemoPortTaken, startEverythingServer } from "@/server/demo/everything-server";
 import { type DemoToolHost, startDemoToolHost } from "@/server/demo/tool-host-launcher";
+import { releaseHeldLeases } from "@/server/domain/catalog/lease";
 import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
 import { startMemoryScheduler } from "@/server/domain/memory/scheduler";
 import { prepareDatabase } from "@/server/domain/system/bootstrap";
+import { leavePool } from "@/server/http/drain";
 import { startHttpServer } from "@/server/http/serve";
+import { INSTANCE_ID, startDraining } from "@/server/instance";
 import { log } from "@/server/log";
+import { buildIfNeeded } from "./build-if-needed";
 
 const ROOT = process.cwd();
 const dev = process.argv.includes("--dev");
-
-const BUILD_INPUTS = [
-  "app",
-  "components",
-  "server",
-  "sdk/src",
-  "public",
-  "env.ts",
-  "next.config.js",
-  "postcss.config.mjs",
-  "package-lock.json",
-  "tsconfig.json",
-];
-
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) {
-    if (entry === "generated" || entry === "node_modules") continue;
-    newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  }
-  return newest;
-}
-
-/** Builds when there is no build or a source file is newer than it. */
-function buildIfNeeded(): void {
-  const buildId = path.join(ROOT, ".next", "BUILD_ID");
-  const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-  const changed = Math.max(...BUILD_INPUTS.map((p) => newestMtime(path.join(ROOT, p))));
-  if (built && built >= changed) return;
-  console.log(built ? "Sources changed since the last build; building…" : "No build yet; building (about a minute)…");
-  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (result.status !== 0) {
-    console.error("next build failed.");
-    process.exit(result.status ?? 1);
-  }
-}
 
 /**
  * On a stable port (PORT + 1 unless QM_DEMO_MCP_PORT says), so a Connection someone adds
@@ -84,7 +43,7 @@ let demoMcp: Awaited<ReturnType<typeof startEverythingServer>> | null = null;
 let demoHost: DemoToolHost | null = null;
 
 async function main() {
-  if (!dev) buildIfNeeded();
+  if (!dev && env.QM_BUILD) buildIfNeeded(ROOT);
   const { firstRun } = await prepareDatabase();
   demoMcp = env.QM_DEMO ? await startDemoMcpServer() : null;
   const demo = demoMcp ? await seedDemo({ firstRun, demoMcpUrl: demoMcp.url }) : null;
@@ -98,7 +57,10 @@ async function main() {
   const memoryScheduler = env.QM_SCHEDULER ? startMemoryScheduler() : null;
   // The demo's SDK Tool Host registers over HTTP, so it starts once the app is serving.
   demoHost = demo?.billingHostToken ? await startDemoToolHost({ url: server.url, token: demo.billingHostToken }) : null;
-  log.info({ url: server.url, database: env.DATABASE_URL ? "postgresql" : "embedded" }, "Quartermaster is serving");
+  log.info(
+    { url: server.url, database: env.DATABASE_URL ? "postgresql" : "embedded", instance: INSTANCE_ID },
+    "Quartermaster is serving",
+  );
   const lines = [``, `  Quartermaster is running at ${server.url}`];
   if (demo)
     lines.push(
@@ -124,16 +86,39 @@ async function main() {
   lines.push(``);
   console.log(lines.join("\n"));
 
+  // SIGTERM (an orchestrator, a rolling upgrade) or Ctrl-C: drain within the grace period.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, "shutting down: no new requests, finishing the ones in flight");
+    const deadline = Date.now() + env.QM_SHUTDOWN_GRACE_SECONDS * 1000;
+    // However the steps below go, the process is gone by the end of the grace period.
+    setTimeout(
+      () => {
+        log.error("grace period over and the shutdown has not finished; exiting");
+        process.exit(1);
+      },
+      deadline - Date.now() + 2_000,
+    );
+    log.info(
+      { signal, graceSeconds: env.QM_SHUTDOWN_GRACE_SECONDS },
+      "draining: not ready any more, finishing the requests and checks in flight",
+    );
+    startDraining();
+    scheduler?.pause();
     // The demo host first: it finishes its calls in flight while the app can still take their results.
     await demoHost?.stop();
-    await server.close();
-    await scheduler?.stop();
-    await memoryScheduler?.stop();
+    const left = await leavePool(server.traffic, { maxMs: Math.min(5_000, (deadline - Date.now()) / 3) });
+    log.info({ waitedMs: left.waitedMs, inFlight: server.traffic.inFlight() }, "left the pool; no new connections");
+    // Requests and checks finish side by side; both are cut a moment before the deadline,
+    // leaving time to release the leases.
+    await Promise.all([
+      server.close(deadline - 2_000),
+      scheduler?.stop(deadline - 2_000),
+      memoryScheduler?.stop(deadline - 2_000),
+    ]);
+    const released = await releaseHeldLeases().catch(() => 0);
+    if (released) log.info({ released }, "released the leases still held");
     await demoMcp?.stop();
     await closeDatabase();
     log.info("stopped");

@@ -105,6 +105,14 @@ export const LIMITS = {
   PASSWORD_MAX_CHARS: setting(128, "console password, maximum"),
   PAGE_SIZE_MAX: setting(500, "rows in one page of a list API"),
 
+  // ── Pooled Source sessions (server/domain/catalog/source-sessions.ts) ──
+  SOURCE_SESSIONS: setting(4, "open MCP sessions one instance keeps with one MCP Connection"),
+  SOURCE_SESSION_CALLS: setting(
+    16,
+    "calls in flight on one pooled session before another session to the same Source is opened",
+  ),
+  SOURCE_SESSION_IDLE_MS: setting(5 * 60_000, "a pooled session unused this long is closed"),
+
   // ── Console for daily work (issue 15) ──
   IDENTITY_LIST_LOSS_DAYS: setting(7, "how far back the Agent Identities list counts each identity's losses"),
   SOURCE_CHANGES_SHOWN: setting(20, "configuration changes shown beside a failing Source's failure"),
@@ -122,3 +130,24 @@ export { RESERVED_ARGUMENT_PREFIX };
 
 /** Model-facing Tool names valid for the major model APIs. */
 export const MODEL_FACING_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+// ── Several instances on one database (docs/deploy.md) ──
+export const INSTANCE_LIMITS = {
+  /**
+   * A catalog check's lease unless its heartbeat renews it: how soon another instance takes
+   * over the checks of one that died. Renewed every third of it, so two heartbeats may be
+   * missed (a busy event loop, a slow commit) before it lapses.
+   */
+  CHECK_LEASE_MS: setting(15_000, "a catalog check's lease between heartbeats"),
+  /** How often each instance's scheduler looks for due (or orphaned) checks. */
+  SCHEDULER_ROUND_MS: setting(3_000, "between two scheduler rounds"),
+  /** A consolidator pass's lease between heartbeats (a pass over 100,000 memories takes well under a minute). */
+  MEMORY_LEASE_MS: setting(60_000, "a consolidator pass's lease between heartbeats"),
+  /**
+   * After SIGTERM, the instance keeps answering (not ready, closing each connection) until no
+   * request has come for this long: its load balancer has seen /api/ready fail and moved on.
+   */
+  DRAIN_QUIET_MS: setting(1_000, "without requests before a draining instance stops listening"),
+  /** …but no longer than this, in case a balancer never looks at /api/ready. */
+  DRAIN_LEAVE_POOL_MAX_MS: setting(5_000, "a draining instance keeps listening at most"),
+} as const satisfies Record<string, Limit>;

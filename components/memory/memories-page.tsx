@@ -1,23 +1,27 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { SearchX } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import Link from "next/link";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Input, Select } from "@/components/ui/field";
-import { formatCount } from "@/components/ui/format";
-import { MoreRows } from "@/components/ui/more-rows";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
+import { EmptyState } from "@/components/ui/states";
 import { useDebounced } from "@/components/ui/use-debounced";
+import { useNow } from "@/components/ui/use-now";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
+import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
+import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
+import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
 import { isKind, joinParam, KIND_LABELS, listParam, MEMORY_KINDS } from "./labels";
-import { MemoryHit } from "./memory-hit";
+import { KindBadge, StateBadge } from "./memory-badges";
 import { ScopedPage } from "./scoped-page";
-import { SignalLegend } from "./score-breakdown";
-import type { ScopeItem } from "./types";
-import { useMemorySearch } from "./use-memory-search";
+import { ScoreBreakdown, SignalLegend } from "./score-breakdown";
+import type { MemoryRow, ScopeItem } from "./types";
+import { useScopeVersion } from "./use-scope-version";
 
 const FILTERS = ["q", "kind", "tags", "thread", "from", "to", "history"] as const;
 
@@ -42,8 +46,91 @@ function dayBound(value: string, end = false): Date | undefined {
   return d;
 }
 
+/** The first line of the body below the title, for a row's one line of text. */
+function snippet(body: string, title: string): string {
+  const text = body.replace(/\s+/g, " ").trim();
+  return text.startsWith(title) ? text.slice(title.length).trim() : text;
+}
+
+/** Pixels per row: the title line and one line of body. */
+const ROW_HEIGHT = 60;
+
+function memoryColumns(scored: boolean, now: number): Column<MemoryRow>[] {
+  const columns: Column<MemoryRow>[] = [
+    {
+      key: "memory",
+      header: "Memory",
+      cell: (m) => (
+        <div className="min-w-0">
+          <p className="flex min-w-0 items-center gap-2 text-sm">
+            <KindBadge kind={m.kind} />
+            <Link
+              href={`/memory/memories/${m.id}`}
+              prefetch={false}
+              className="min-w-0 truncate font-medium text-accent hover:underline"
+              title={m.title}
+            >
+              {m.title || "(untitled)"}
+            </Link>
+            {m.state !== "current" && <StateBadge state={m.state} />}
+          </p>
+          <p className="truncate text-xs text-muted" data-testid="hit-body">
+            {snippet(m.body, m.title)}
+            {m.truncated && "…"}
+          </p>
+        </div>
+      ),
+    },
+    {
+      key: "tags",
+      header: "Tags",
+      width: "w-[14%]",
+      className: "truncate",
+      cell: (m) => (
+        <span title={m.tags.join(", ") || undefined}>
+          {m.tags.map((t) => (
+            <Badge key={t} className="mr-1 font-normal">
+              {t}
+            </Badge>
+          ))}
+        </span>
+      ),
+    },
+    {
+      key: "when",
+      header: "Happened",
+      width: "w-44",
+      className: "text-xs text-muted",
+      cell: (m) => (
+        <>
+          <time
+            className="block truncate"
+            dateTime={m.occurredAt.toISOString()}
+            title={`Happened ${formatDateTime(m.occurredAt)}`}
+          >
+            {formatRelative(m.occurredAt, now)}
+          </time>
+          <span className="block truncate" title={m.authorLabel}>
+            {m.authorLabel}
+          </span>
+        </>
+      ),
+    },
+  ];
+  if (scored)
+    columns.push({
+      key: "score",
+      header: "Score",
+      width: "w-80",
+      headerClassName: "text-right",
+      cell: (m) => <ScoreBreakdown score={m.score} signals={m.signals} compact />,
+    });
+  return columns;
+}
+
 function ScopeMemories({ scope }: { scope: ScopeItem }) {
   const trpc = useTRPC();
+  const now = useNow();
   const [filters, setFilters] = useUrlState(FILTERS);
   const [search, setSearch] = useUrlSearch(filters.q, setFilters);
   const kinds = listParam(filters.kind).filter(isKind);
@@ -53,23 +140,36 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
   const history = filters.history === "1";
 
   const threads = useQuery(trpc.threads.list.queryOptions({ scopeId: scope.id, archived: "all", limit: 500 }));
-  const { pages, rows, total, time } = useMemorySearch({
-    scopeId: scope.id,
-    query: filters.q,
-    kinds: kinds.length ? kinds : undefined,
-    tags: tags.length ? tags : undefined,
-    threadId: filters.thread || undefined,
-    from,
-    to,
-    includeSuperseded: history,
-  });
-  const filtered = FILTERS.some((k) => filters[k]);
+  const { version } = useScopeVersion(scope.id);
+  const memories = useBlockList(
+    trpc.memories.list,
+    {
+      scopeId: scope.id,
+      query: filters.q,
+      kinds: kinds.length ? kinds : undefined,
+      tags: tags.length ? tags : undefined,
+      threadId: filters.thread || undefined,
+      from,
+      to,
+      includeSuperseded: history,
+    },
+    // Every write to the scope moves its version; nothing else refetches the blocks.
+    { refresh: { version }, unfiltered: { scopeId: scope.id, query: "", includeSuperseded: history } },
+  );
+  const scored = Boolean(filters.q);
+  // useNow ticks every 30 s: the rows re-render then, for their relative times.
+  const columns = useMemo(() => memoryColumns(scored, now), [scored, now]);
+  const narrowed = FILTERS.some((k) => filters[k]);
+  // History alone widens the list rather than narrowing it: its N counts the history too.
+  const onlyHistory = FILTERS.every((k) => k === "history" || !filters[k]);
   const clear = () => {
     setSearch("");
     setFilters({ q: null, kind: null, tags: null, thread: null, from: null, to: null, history: null });
   };
   const toggleKind = (kind: string) =>
     setFilters({ kind: joinParam(kinds.includes(kind as never) ? kinds.filter((k) => k !== kind) : [...kinds, kind]) });
+  const matched = memories.head?.matched ?? 0;
+  const matchedMore = scored && matched > memories.total;
 
   return (
     <>
@@ -151,66 +251,60 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
             />
             Include superseded and discarded
           </label>
-          {filtered && (
+          {narrowed && (
             <Button variant="ghost" size="sm" onClick={clear}>
               Clear filters
             </Button>
           )}
         </div>
       </search>
-
-      {pages.isPending ? (
-        <LoadingRows label="Searching memories" />
-      ) : pages.isError ? (
-        <ErrorState error={pages.error} retry={() => pages.refetch()} />
-      ) : rows.length === 0 ? (
-        filtered ? (
-          <EmptyState
-            title="No memory matches"
-            icon={<SearchX className="size-8" />}
-            action={
-              <Button variant="secondary" onClick={clear}>
-                Clear filters
-              </Button>
-            }
+      <div className="flex items-center justify-between gap-3">
+        <div className="min-w-0 flex-1">
+          <ListStatus
+            list={memories}
+            noun={["memory", "memories"]}
+            narrowed={narrowed && !onlyHistory}
+            testId="result-summary"
           >
-            {history ? "Try fewer words or a wider time range." : "Try fewer words, or include superseded memories."}
-          </EmptyState>
-        ) : (
+            {!memories.isPending &&
+              (scored ? (
+                <>
+                  , best first
+                  {matchedMore && ` (the best ${formatCount(memories.total)} of ${formatCount(matched)} matches)`}
+                  {memories.head?.time && " · the query names a date, so memories from then rank higher"}
+                </>
+              ) : (
+                ", newest first"
+              ))}
+          </ListStatus>
+        </div>
+        {scored && <SignalLegend />}
+      </div>
+      <ListBody
+        list={memories}
+        narrowed={narrowed}
+        onClearFilters={clear}
+        loadingLabel="Searching memories"
+        noMatch={{
+          title: "No memory matches",
+          body: history ? "Try fewer words or a wider time range." : "Try fewer words, or include superseded memories.",
+        }}
+        empty={
           <EmptyState title={`“${scope.name}” holds no memories yet`}>
             Agents write memories through <code className="font-mono">/mcp</code> with a write grant for this scope;
             curators through the API or by importing a scope.
           </EmptyState>
-        )
-      ) : (
-        <section aria-label="Results" aria-busy={pages.isPlaceholderData}>
-          <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2 text-sm">
-            <p className="text-muted" data-testid="result-summary">
-              {filters.q ? (
-                <>
-                  {formatCount(total)} {total === 1 ? "memory" : "memories"} found, best first
-                  {time && <> · the query names a date, so memories from then rank higher</>}
-                </>
-              ) : (
-                <>
-                  {formatCount(total)} {total === 1 ? "memory" : "memories"}, newest first
-                </>
-              )}
-            </p>
-            {filters.q && <SignalLegend />}
-          </div>
-          <ol className={cn("space-y-3", pages.isPlaceholderData && "opacity-60")}>
-            {rows.map((hit) => (
-              <li key={hit.id}>
-                <MemoryHit hit={hit} scored={Boolean(filters.q)} />
-              </li>
-            ))}
-          </ol>
-          <div className="mt-4">
-            <MoreRows shown={rows.length} total={total} pages={pages} label="Load more" />
-          </div>
-        </section>
-      )}
+        }
+      >
+        <VirtualTable
+          label={scored ? "Results" : `Memories in ${scope.name}`}
+          columns={columns}
+          list={memories}
+          rowHeight={ROW_HEIGHT}
+          rowTestId="memory-hit"
+          scrollTestId="memories-scroll"
+        />
+      </ListBody>
     </>
   );
 }

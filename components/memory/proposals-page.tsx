@@ -1,27 +1,32 @@
 "use client";
 
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Inbox, Keyboard, Play } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
+import { Badge, type Tone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
 import { Select } from "@/components/ui/field";
-import { formatCount } from "@/components/ui/format";
-import { MoreRows } from "@/components/ui/more-rows";
+import { formatCount, formatRelative } from "@/components/ui/format";
 import { SegmentedControl } from "@/components/ui/segmented-control";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
 import { Switch } from "@/components/ui/switch";
 import { errorMessage } from "@/components/ui/use-error";
+import { useNow } from "@/components/ui/use-now";
 import { useUrlState } from "@/components/ui/use-url-state";
-import { domainCode, PROPOSAL_KIND_LABELS } from "./labels";
+import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
+import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
+import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
+import { domainCode, PROPOSAL_KIND_LABELS, PROPOSAL_STATUS_LABELS } from "./labels";
 import { ProposalCard } from "./proposal-card";
 import { RejectDialog } from "./reject-dialog";
 import { ScopedPage } from "./scoped-page";
 import type { ProposalItem, ScopeItem } from "./types";
 import { useReviewKeys, useShortcutsSetting } from "./use-review-keys";
+import { useScopeVersion } from "./use-scope-version";
 
 const STATUS = [
   { value: "pending", label: "Pending" },
@@ -34,7 +39,13 @@ type Status = (typeof STATUS)[number]["value"];
 const KINDS = ["merge", "supersede", "discard"] as const;
 type Kind = (typeof KINDS)[number];
 
-export const PROPOSALS_PAGE = 25;
+/** Proposals per block: each carries its memories' bodies, so blocks are smaller than other lists'. */
+const PROPOSAL_BLOCK = 50;
+/** A bulk decision takes at most this many proposals (proposals.decide). */
+const DECIDE_MAX = 200;
+const ROW_HEIGHT = 52;
+const FRAME = "h-[calc(100dvh-19rem)] min-h-96";
+const KIND_TONES: Record<string, Tone> = { merge: "accent", supersede: "warn", discard: "neutral" };
 
 type Notice = { tone: "ok" | "danger" | "info"; text: ReactNode };
 
@@ -92,57 +103,119 @@ function RunConsolidator({ scope, onReport }: { scope: ScopeItem; onReport: (n: 
   );
 }
 
+interface RowActions {
+  canWrite: boolean;
+  pendingList: boolean;
+  selected: Set<string>;
+  toggle: (id: string, on: boolean) => void;
+}
+
+function proposalColumns(actions: RowActions, now: number): Column<ProposalItem>[] {
+  const columns: Column<ProposalItem>[] = [];
+  if (actions.canWrite && actions.pendingList)
+    columns.push({
+      key: "select",
+      header: <span className="sr-only">Selected</span>,
+      width: "w-10",
+      cell: (p) => (
+        <input
+          type="checkbox"
+          checked={actions.selected.has(p.id)}
+          onChange={(e) => actions.toggle(p.id, e.target.checked)}
+          aria-label={`Select this ${p.kind} proposal`}
+          className="size-4 accent-[var(--accent)]"
+        />
+      ),
+    });
+  columns.push(
+    {
+      key: "kind",
+      header: "Kind",
+      width: "w-24",
+      cell: (p) => (
+        <span data-kind={p.kind} data-status={p.status} className="inline-flex">
+          <Badge tone={KIND_TONES[p.kind] ?? "neutral"}>{PROPOSAL_KIND_LABELS[p.kind] ?? p.kind}</Badge>
+        </span>
+      ),
+    },
+    {
+      key: "rationale",
+      header: "Proposal",
+      cell: (p) => (
+        <>
+          <p className="truncate text-sm" title={p.rationale}>
+            {p.rationale}
+          </p>
+          <p className="truncate text-xs text-muted">
+            {p.memoryIds.length} {p.memoryIds.length === 1 ? "memory" : "memories"}
+            {p.stale && " · stale"}
+            {p.status !== "pending" && ` · ${PROPOSAL_STATUS_LABELS[p.status] ?? p.status}`} · filed{" "}
+            {formatRelative(p.filedAt, now)}
+          </p>
+        </>
+      ),
+    },
+    {
+      key: "score",
+      header: "Score",
+      width: "w-16",
+      headerClassName: "text-right",
+      className: "text-right font-mono tabular-nums",
+      cell: (p) => p.score.toFixed(2),
+    },
+  );
+  return columns;
+}
+
 function ProposalQueue({ scope }: { scope: ScopeItem }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const canWrite = useCan("curator");
+  const now = useNow();
   const [filters, setFilters] = useUrlState(["status", "kind"] as const);
   const status: Status = STATUS.some((s) => s.value === filters.status) ? (filters.status as Status) : "pending";
   const kind = (KINDS as readonly string[]).includes(filters.kind) ? (filters.kind as Kind) : undefined;
-  const pages = useInfiniteQuery({
-    ...trpc.proposals.list.infiniteQueryOptions(
-      { scopeId: scope.id, status, kind, limit: PROPOSALS_PAGE },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
-    ),
-    placeholderData: keepPreviousData,
-  });
-  const rows = pages.data?.pages.flatMap((p) => p.items) ?? [];
-  const total = pages.data?.pages[0]?.total ?? 0;
+  const { version, changed } = useScopeVersion(scope.id);
+  const proposals = useBlockList(
+    trpc.proposals.list,
+    { scopeId: scope.id, status, kind },
+    { refresh: { version }, unfiltered: { scopeId: scope.id, status }, blockRows: PROPOSAL_BLOCK },
+  );
+  const total = proposals.total;
 
   const [active, setActive] = useState(0);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [rejecting, setRejecting] = useState<string[] | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
-  const cards = useRef(new Map<string, HTMLElement>());
   const [shortcuts, setShortcuts] = useShortcutsSetting();
 
-  // Decided proposals leave the pending list: keep the cursor on the one that moved up.
-  const current = rows[Math.min(active, Math.max(rows.length - 1, 0))];
+  // Decided proposals leave the pending list: the cursor stays at its position, on the one that moved up.
+  const at = Math.min(active, Math.max(total - 1, 0));
+  const current = total ? proposals.rowAt(at) : undefined;
   useEffect(() => {
-    if (active > 0 && active >= rows.length) setActive(Math.max(rows.length - 1, 0));
-  }, [active, rows.length]);
-  // Selections only of proposals still listed.
-  useEffect(() => {
-    setSelected((s) => {
-      const listed = new Set(rows.map((r) => r.id));
-      const kept = [...s].filter((id) => listed.has(id));
-      return kept.length === s.size ? s : new Set(kept);
-    });
-  }, [rows]);
+    if (active > 0 && active >= total && !proposals.isPending) setActive(Math.max(total - 1, 0));
+  }, [active, total, proposals.isPending]);
 
-  const refresh = () => {
-    refocus.current = true;
-    return Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.memories.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.threads.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.scopes.pathKey() }),
+  const forget = (ids: string[]) =>
+    setSelected((s) => {
+      if (!ids.some((id) => s.has(id))) return s;
+      const next = new Set(s);
+      for (const id of ids) next.delete(id);
+      return next;
+    });
+  // A decision moves the scope version: the list refetches the rows in view, and so do
+  // the memory and thread pages when next shown.
+  const refresh = () =>
+    Promise.all([
+      changed(),
+      queryClient.invalidateQueries({ queryKey: trpc.memories.get.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.scopes.list.pathKey() }),
     ]);
-  };
 
   const accept = useMutation(
     trpc.proposals.accept.mutationOptions({
       onSuccess: (decided) => {
+        forget([decided.id]);
         setNotice({
           tone: "ok",
           text: (
@@ -173,7 +246,8 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
   );
   const reject = useMutation(
     trpc.proposals.reject.mutationOptions({
-      onSuccess: () => {
+      onSuccess: (decided) => {
+        forget([decided.id]);
         setRejecting(null);
         setNotice({ tone: "ok", text: "Rejected. These memories will not be proposed together again." });
         return refresh();
@@ -210,25 +284,9 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
   );
   const busy = accept.isPending || reject.isPending || decide.isPending;
 
-  const focusCard = useCallback((id: string | undefined) => {
-    const el = id ? cards.current.get(id) : undefined;
-    el?.focus({ preventScroll: true });
-    el?.scrollIntoView({ block: "nearest" });
-  }, []);
-  // After a decision removes the focused card, focus goes to the page: bring it back to
-  // the card that took its place, so j/k/a/r keep working from where the reviewer is.
-  const refocus = useRef(false);
-  const currentId = current?.id;
-  useEffect(() => {
-    if (!refocus.current || !currentId) return;
-    if (document.activeElement === document.body || !document.activeElement?.isConnected) focusCard(currentId);
-    refocus.current = false;
-  }, [currentId, focusCard]);
   const move = (by: number) => {
-    if (!rows.length) return;
-    const next = Math.min(Math.max(active + by, 0), rows.length - 1);
-    setActive(next);
-    focusCard(rows[next]?.id);
+    if (!total) return;
+    setActive(Math.min(Math.max(at + by, 0), total - 1));
   };
   const acceptOne = (p: ProposalItem | undefined) => {
     if (p && p.status === "pending" && !busy) accept.mutate({ id: p.id });
@@ -239,13 +297,16 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
       setRejecting([p.id]);
     }
   };
-  const toggle = (id: string, on: boolean) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const toggle = useCallback(
+    (id: string, on: boolean) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (on) next.add(id);
+        else next.delete(id);
+        return next;
+      }),
+    [],
+  );
 
   useReviewKeys(shortcuts, {
     j: () => move(1),
@@ -255,8 +316,22 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
     x: () => canWrite && current?.status === "pending" && toggle(current.id, !selected.has(current.id)),
   });
 
-  const pendingRows = rows.filter((r) => r.status === "pending");
-  const allSelected = pendingRows.length > 0 && pendingRows.every((r) => selected.has(r.id));
+  // "Select all": the pending proposals loaded from the top of the list, as many as one bulk decision takes.
+  const firstPending = (): string[] => {
+    const ids: string[] = [];
+    for (let i = 0; i < Math.min(total, DECIDE_MAX); i++) {
+      const p = proposals.rowAt(i);
+      if (p?.status === "pending") ids.push(p.id);
+    }
+    return ids;
+  };
+  const selectable = Math.min(total, DECIDE_MAX);
+  const allSelected = selected.size > 0 && selected.size >= selectable;
+  const pendingList = status === "pending";
+  const columns = useMemo(
+    () => proposalColumns({ canWrite, pendingList, selected, toggle }, now),
+    [canWrite, pendingList, selected, toggle, now],
+  );
 
   return (
     <>
@@ -312,89 +387,104 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
         )}
       </div>
 
-      {canWrite && status === "pending" && rows.length > 0 && (
-        <div className="mb-3 flex flex-wrap items-center gap-3 rounded-lg border border-border bg-surface px-3 py-2 text-sm">
-          <label className="inline-flex items-center gap-2">
-            <input
-              type="checkbox"
-              checked={allSelected}
-              onChange={(e) => setSelected(e.target.checked ? new Set(pendingRows.map((r) => r.id)) : new Set())}
-              className="size-4 accent-[var(--accent)]"
-            />
-            Select all shown
-          </label>
-          <span className="text-muted" data-testid="selection-count">
-            {formatCount(selected.size)} selected
-          </span>
-          <Button
-            size="sm"
-            disabled={!selected.size || busy}
-            onClick={() => decide.mutate({ ids: [...selected], decision: "accept" })}
+      <div className="flex h-10 flex-wrap items-center gap-3 text-sm">
+        <div className="min-w-0 flex-1">
+          <ListStatus
+            list={proposals}
+            noun={["proposal", "proposals"]}
+            narrowed={Boolean(kind)}
+            testId="proposals-total"
           >
-            Accept selected
-          </Button>
-          <Button
-            size="sm"
-            variant="secondary"
-            disabled={!selected.size || busy}
-            onClick={() => {
-              decide.reset();
-              setRejecting([...selected]);
-            }}
-          >
-            Reject selected…
-          </Button>
-          {decide.error && <span className="text-danger">{errorMessage(decide.error)}</span>}
+            {!proposals.isPending && pendingList && total > 0 && ", most certain first"}
+          </ListStatus>
         </div>
-      )}
+        {canWrite && pendingList && total > 0 && (
+          <>
+            <label className="inline-flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={allSelected}
+                onChange={(e) => setSelected(e.target.checked ? new Set(firstPending()) : new Set())}
+                className="size-4 accent-[var(--accent)]"
+              />
+              {total > DECIDE_MAX ? `Select the first ${formatCount(DECIDE_MAX)}` : "Select all"}
+            </label>
+            <span className="text-muted" data-testid="selection-count">
+              {formatCount(selected.size)} selected
+            </span>
+            <Button
+              size="sm"
+              disabled={!selected.size || busy}
+              onClick={() => decide.mutate({ ids: [...selected], decision: "accept" })}
+            >
+              Accept selected
+            </Button>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={!selected.size || busy}
+              onClick={() => {
+                decide.reset();
+                setRejecting([...selected]);
+              }}
+            >
+              Reject selected…
+            </Button>
+            {decide.error && <span className="text-danger">{errorMessage(decide.error)}</span>}
+          </>
+        )}
+      </div>
 
-      {pages.isPending ? (
-        <LoadingRows label="Loading proposals" />
-      ) : pages.isError ? (
-        <ErrorState error={pages.error} retry={() => pages.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState
-          title={status === "pending" ? "Nothing to review" : "No proposals here"}
-          icon={<Inbox className="size-8" />}
-        >
-          {status === "pending"
-            ? `The consolidator has no pending proposals for “${scope.name}”. It runs on its own every few hours${canWrite ? "; “Run consolidator now” checks at once" : ""}.`
-            : "Try another status or kind."}
-        </EmptyState>
-      ) : (
-        <section aria-label="Proposals" aria-busy={pages.isPlaceholderData}>
-          <ol className="space-y-3">
-            {rows.map((p, i) => (
-              <li key={p.id}>
-                <ProposalCard
-                  ref={(el) => {
-                    if (el) cards.current.set(p.id, el);
-                    else cards.current.delete(p.id);
-                  }}
-                  proposal={p}
-                  active={current?.id === p.id}
-                  selected={selected.has(p.id)}
-                  canWrite={canWrite}
-                  busy={busy}
-                  onActivate={() => setActive(i)}
-                  onSelect={(on) => toggle(p.id, on)}
-                  onAccept={() => {
-                    setActive(i);
-                    acceptOne(p);
-                  }}
-                  onReject={() => {
-                    setActive(i);
-                    rejectOne(p);
-                  }}
-                />
-              </li>
-            ))}
-          </ol>
-          <div className="mt-4">
-            <MoreRows shown={rows.length} total={total} pages={pages} label={`Load ${PROPOSALS_PAGE} more`} />
-          </div>
-        </section>
-      )}
+      <ListBody
+        list={proposals}
+        narrowed={Boolean(kind)}
+        onClearFilters={() => setFilters({ kind: null })}
+        loadingLabel="Loading proposals"
+        frameClassName={FRAME}
+        noMatch={{ title: "No proposals of this kind", body: "Try another kind or status." }}
+        empty={
+          <EmptyState
+            title={pendingList ? "Nothing to review" : "No proposals here"}
+            icon={<Inbox className="size-8" />}
+          >
+            {pendingList
+              ? `The consolidator has no pending proposals for “${scope.name}”. It runs on its own every few hours${canWrite ? "; “Run consolidator now” checks at once" : ""}.`
+              : "Try another status or kind."}
+          </EmptyState>
+        }
+      >
+        <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+          <VirtualTable
+            label="Proposals"
+            columns={columns}
+            list={proposals}
+            rowHeight={ROW_HEIGHT}
+            rowTestId="proposal-row"
+            scrollTestId="proposals-scroll"
+            className={FRAME}
+            minWidth="min-w-[22rem]"
+            activeIndex={at}
+            onRowClick={(_, __, index) => setActive(index)}
+          />
+          <section aria-label="The proposal under review" className={`overflow-auto ${FRAME}`}>
+            {current ? (
+              <ProposalCard
+                proposal={current}
+                active
+                selected={selected.has(current.id)}
+                canWrite={canWrite}
+                busy={busy}
+                onActivate={() => {}}
+                onSelect={(on) => toggle(current.id, on)}
+                onAccept={() => acceptOne(current)}
+                onReject={() => rejectOne(current)}
+              />
+            ) : (
+              <p className="p-4 text-sm text-muted">Loading the proposal…</p>
+            )}
+          </section>
+        </div>
+      </ListBody>
 
       {rejecting && (
         <RejectDialog

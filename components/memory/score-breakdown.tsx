@@ -1,3 +1,4 @@
+import { cn } from "@/components/ui/cn";
 import type { SearchHit } from "./types";
 
 type Signals = SearchHit["signals"];
@@ -22,7 +23,16 @@ const fmt = (n: number) => (n >= 10 ? n.toFixed(1) : n.toFixed(2));
  * A hit's score as one stacked bar, a segment per signal, with the numbers beside it: the
  * bar shows the mix at a glance, the legend (and the bar's accessible name) says exactly.
  */
-export function ScoreBreakdown({ score, signals }: { score: number; signals: Signals }) {
+export function ScoreBreakdown({
+  score,
+  signals,
+  compact = false,
+}: {
+  score: number;
+  signals: Signals;
+  /** In a list row: the legend on one line, cut when it does not fit. */
+  compact?: boolean;
+}) {
   const parts = SIGNALS.map((s) => ({ ...s, value: signals[s.key] })).filter((s) => s.value > 0);
   const sum = parts.reduce((a, p) => a + p.value, 0) || 1;
   const description = parts.map((p) => `${p.label} ${fmt(p.value)}`).join(", ");
@@ -44,7 +54,14 @@ export function ScoreBreakdown({ score, signals }: { score: number; signals: Sig
           ))}
         </div>
       </div>
-      <ul className="flex flex-wrap justify-end gap-x-3 gap-y-0.5 text-xs text-muted" aria-hidden>
+      <ul
+        className={cn(
+          "flex gap-x-3 gap-y-0.5 text-xs text-muted",
+          // Cut at the end, not the start: justify-end would push the first signal out of view.
+          compact ? "max-w-full flex-nowrap overflow-hidden whitespace-nowrap" : "flex-wrap justify-end",
+        )}
+        aria-hidden
+      >
         {parts.map((p) => (
           <li key={p.key} className="inline-flex items-center gap-1" data-signal={p.key} title={p.hint}>
             <span className={`inline-block size-2 rounded-full ${p.color}`} />

@@ -1,24 +1,25 @@
 "use client";
 
-import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { ListTree, Plus } from "lucide-react";
 import Link from "next/link";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
-import { MoreRows } from "@/components/ui/more-rows";
 import { SegmentedControl } from "@/components/ui/segmented-control";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
-import { Table, Td, Th } from "@/components/ui/table";
+import { EmptyState } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
+import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
+import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
+import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
 import { ScopedPage } from "./scoped-page";
 import { CreateThreadDialog } from "./thread-dialogs";
-import type { ScopeItem } from "./types";
+import type { ScopeItem, ThreadItem } from "./types";
+import { useScopeVersion } from "./use-scope-version";
 
 const STATUS = [
   { value: "active", label: "Active" },
@@ -27,7 +28,68 @@ const STATUS = [
 ] as const;
 type Status = (typeof STATUS)[number]["value"];
 
-export const THREADS_PAGE = 50;
+const ROW_HEIGHT = 52;
+
+function threadColumns(withState: boolean, now: number): Column<ThreadItem>[] {
+  const columns: Column<ThreadItem>[] = [
+    {
+      key: "name",
+      header: "Name",
+      cell: (t) => (
+        <>
+          <Link
+            href={`/memory/threads/${t.id}`}
+            prefetch={false}
+            className="block truncate font-medium text-accent hover:underline"
+            title={t.name}
+          >
+            {t.name}
+          </Link>
+          {t.description && (
+            <p className="truncate text-xs text-muted" title={t.description}>
+              {t.description}
+            </p>
+          )}
+        </>
+      ),
+    },
+    {
+      key: "members",
+      header: "Members",
+      width: "w-28",
+      headerClassName: "text-right",
+      className: "text-right tabular-nums",
+      cell: (t) => formatCount(t.members),
+    },
+    {
+      key: "pinned",
+      header: "Pinned",
+      width: "w-24",
+      headerClassName: "text-right",
+      className: "text-right tabular-nums",
+      cell: (t) => (t.pinned ? formatCount(t.pinned) : "—"),
+    },
+    {
+      key: "updated",
+      header: "Updated",
+      width: "w-40",
+      className: "truncate text-muted",
+      cell: (t) => (
+        <time dateTime={t.updatedAt.toISOString()} title={formatDateTime(t.updatedAt)}>
+          {formatRelative(t.updatedAt, now)}
+        </time>
+      ),
+    },
+  ];
+  if (withState)
+    columns.push({
+      key: "state",
+      header: "State",
+      width: "w-28",
+      cell: (t) => (t.archivedAt ? <Badge>Archived</Badge> : <Badge tone="ok">Active</Badge>),
+    });
+  return columns;
+}
 
 export function ThreadsPage() {
   const canWrite = useCan("curator");
@@ -61,16 +123,19 @@ function ScopeThreads({ scope, onCreate }: { scope: ScopeItem; onCreate?: () => 
   const [filters, setFilters] = useUrlState(["q", "status"] as const);
   const [search, setSearch] = useUrlSearch(filters.q, setFilters);
   const status: Status = STATUS.some((s) => s.value === filters.status) ? (filters.status as Status) : "active";
-  const pages = useInfiniteQuery({
-    ...trpc.threads.list.infiniteQueryOptions(
-      { scopeId: scope.id, search: filters.q || undefined, archived: status, limit: THREADS_PAGE },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
-    ),
-    placeholderData: keepPreviousData,
-  });
-  const rows = pages.data?.pages.flatMap((p) => p.items) ?? [];
-  const total = pages.data?.pages[0]?.total ?? 0;
-  const filtered = Boolean(filters.q) || status !== "active";
+  const { version } = useScopeVersion(scope.id);
+  const threads = useBlockList(
+    trpc.threads.list,
+    { scopeId: scope.id, search: filters.q || undefined, archived: status },
+    { refresh: { version }, unfiltered: { scopeId: scope.id, archived: status } },
+  );
+  const columns = useMemo(() => threadColumns(status !== "active", now), [status, now]);
+  const searched = Boolean(filters.q);
+  const filtered = searched || status !== "active";
+  const clear = () => {
+    setSearch("");
+    setFilters({ q: null, status: null });
+  };
 
   return (
     <>
@@ -93,86 +158,52 @@ function ScopeThreads({ scope, onCreate }: { scope: ScopeItem; onCreate?: () => 
           onChange={(v) => setFilters({ status: v === "active" ? null : v })}
         />
         {filtered && (
-          <Button
-            variant="ghost"
-            onClick={() => {
-              setSearch("");
-              setFilters({ q: null, status: null });
-            }}
-          >
+          <Button variant="ghost" onClick={clear}>
             Clear filters
           </Button>
         )}
       </search>
-      {pages.isPending ? (
-        <LoadingRows label="Loading threads" />
-      ) : pages.isError ? (
-        <ErrorState error={pages.error} retry={() => pages.refetch()} />
-      ) : rows.length === 0 ? (
-        filters.q || status === "archived" ? (
-          <EmptyState title={filters.q ? "No thread matches" : "No archived threads"}>
-            {filters.q ? "Try another name, or show archived threads too." : "Archived threads appear here."}
-          </EmptyState>
-        ) : (
-          <EmptyState
-            title={`No threads in “${scope.name}”`}
-            icon={<ListTree className="size-8" />}
-            action={
-              onCreate && (
-                <Button onClick={onCreate}>
-                  <Plus className="size-4" aria-hidden /> New thread
-                </Button>
-              )
-            }
-          >
-            A thread gathers memories about one topic: an incident, a project, a handbook. A memory can be in several.
-            Agents create threads by naming them when they write.
-          </EmptyState>
-        )
-      ) : (
-        <>
-          <Table
-            aria-label={`Threads in ${scope.name}`}
-            aria-busy={pages.isPlaceholderData}
-            className={pages.isPlaceholderData ? "opacity-60" : undefined}
-          >
-            <thead>
-              <tr>
-                <Th>Name</Th>
-                <Th className="text-right">Members</Th>
-                <Th className="text-right">Pinned</Th>
-                <Th>Updated</Th>
-                {status !== "active" && <Th>State</Th>}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((t) => (
-                <tr key={t.id} data-testid="thread-row">
-                  <Td className="max-w-md">
-                    <Link href={`/memory/threads/${t.id}`} className="font-medium text-accent hover:underline">
-                      {t.name}
-                    </Link>
-                    {t.description && <p className="truncate text-xs text-muted">{t.description}</p>}
-                  </Td>
-                  <Td className="text-right tabular-nums">{formatCount(t.members)}</Td>
-                  <Td className="text-right tabular-nums">{t.pinned ? formatCount(t.pinned) : "—"}</Td>
-                  <Td className="whitespace-nowrap text-muted">
-                    <time dateTime={t.updatedAt.toISOString()} title={formatDateTime(t.updatedAt)}>
-                      {formatRelative(t.updatedAt, now)}
-                    </time>
-                  </Td>
-                  {status !== "active" && (
-                    <Td>{t.archivedAt ? <Badge>Archived</Badge> : <Badge tone="ok">Active</Badge>}</Td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-          <div className="mt-4">
-            <MoreRows shown={rows.length} total={total} pages={pages} label={`Load ${THREADS_PAGE} more`} />
-          </div>
-        </>
-      )}
+      <ListStatus list={threads} noun={["thread", "threads"]} narrowed={searched} testId="threads-total">
+        {!threads.isPending && status !== "active" && (status === "archived" ? ", archived" : ", active and archived")}
+      </ListStatus>
+      <ListBody
+        list={threads}
+        narrowed={searched}
+        onClearFilters={clear}
+        loadingLabel="Loading threads"
+        noMatch={{ title: "No thread matches", body: "Try another name, or show archived threads too." }}
+        empty={
+          status === "archived" ? (
+            <EmptyState title="No archived threads">Archived threads appear here.</EmptyState>
+          ) : (
+            <EmptyState
+              title={`No threads in “${scope.name}”`}
+              icon={<ListTree className="size-8" />}
+              action={
+                onCreate && (
+                  <Button onClick={onCreate}>
+                    <Plus className="size-4" aria-hidden /> New thread
+                  </Button>
+                )
+              }
+            >
+              A thread gathers memories about one topic: an incident, a project, a handbook. A memory can be in several.
+              Agents create threads by naming them when they write.
+            </EmptyState>
+          )
+        }
+      >
+        <VirtualTable
+          label={`Threads in ${scope.name}`}
+          columns={columns}
+          list={threads}
+          rowHeight={ROW_HEIGHT}
+          rowTestId="thread-row"
+          scrollTestId="threads-scroll"
+          fitRows={threads.total > 14 ? undefined : 14}
+          minWidth="min-w-[40rem]"
+        />
+      </ListBody>
     </>
   );
 }

@@ -11,6 +11,7 @@ export type IdentityGrant = Outputs["scopes"]["identityGrants"][number];
 export type SearchInput = Inputs["memories"]["search"];
 export type SearchResult = Outputs["memories"]["search"];
 export type SearchHit = SearchResult["hits"][number];
+export type MemoryRow = Outputs["memories"]["list"]["items"][number];
 export type MemoryView = Outputs["memories"]["get"];
 export type ThreadItem = Outputs["threads"]["list"]["items"][number];
 export type ThreadView = Outputs["threads"]["get"];

@@ -199,6 +199,6 @@ function ObjectLabel({ event }: { event: AuditEvent }) {
       {text}
     </Link>
   ) : (
-    <>{text}</>
+    <span>{text}</span>
   );
 }

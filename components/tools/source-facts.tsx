@@ -50,6 +50,16 @@ export function SourceFacts({ source }: { source: SourceView }) {
           ),
         },
         isConnection && {
+          label: "MCP revision",
+          value: source.protocolVersion ? (
+            <span title="The protocol revision the server spoke at the last check or call">
+              {source.protocolVersion}
+            </span>
+          ) : (
+            <span className="text-muted">not known yet</span>
+          ),
+        },
+        isConnection && {
           label: "Check interval",
           value: intervalLabel(source.checkIntervalSeconds),
         },

@@ -1,7 +1,12 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { env } from "@/env";
 
-export const MIGRATIONS_DIR = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "prisma/migrations");
+/** prisma/migrations in the working folder, unless QM_MIGRATIONS_DIR says where an image keeps them. */
+export const MIGRATIONS_DIR = path.resolve(
+  /*turbopackIgnore: true*/ process.cwd(),
+  env.QM_MIGRATIONS_DIR ?? "prisma/migrations",
+);
 
 /** Names of the committed migrations, in the order they apply. */
 export async function committedMigrationNames(dir = MIGRATIONS_DIR): Promise<string[]> {

@@ -8,8 +8,20 @@
  */
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+
+// server-everything is built on the MCP SDK's 1.x package, which Quartermaster itself no
+// longer uses (docs/decisions/0013): its server class and transport are loaded from the copy
+// server-everything itself resolves, so the allowlist below patches the very class it uses.
+const everythingEntry = createRequire(import.meta.url).resolve(
+  "@modelcontextprotocol/server-everything/dist/server/index.js",
+);
+const fromEverything = createRequire(everythingEntry);
+const esmOf = (specifier) =>
+  import(pathToFileURL(fromEverything.resolve(specifier).replace(/[\\/]dist[\\/]cjs[\\/]/, "/dist/esm/")).href);
+const { McpServer } = await esmOf("@modelcontextprotocol/sdk/server/mcp.js");
+const { StreamableHTTPServerTransport } = await esmOf("@modelcontextprotocol/sdk/server/streamableHttp.js");
 
 // What the demo's Agent Identities may be given. Not here, on purpose: get-env (this
 // process's environment), gzip-file-as-resource (fetches any URL, past the Connection
@@ -36,7 +48,7 @@ McpServer.prototype._createRegisteredTool = function allowlisted(name, ...rest) 
   if (DEMO_TOOLS.has(name)) return createRegisteredTool.call(this, name, ...rest);
   return { enabled: false, enable() {}, disable() {}, update() {}, remove() {} };
 };
-const { createServer } = await import("@modelcontextprotocol/server-everything/dist/server/index.js");
+const { createServer } = await import(pathToFileURL(everythingEntry).href);
 
 const port = Number(process.env.PORT);
 // Host names a loopback client may use; set once listening (PORT may be 0: any free port).
@@ -60,6 +72,8 @@ const httpServer = http.createServer(async (req, res) => {
     if (sessionId) return refuse(res, 404, "Unknown session.");
     if (req.method !== "POST") return refuse(res, 400, "Start a session with a POST initialize request.");
     const { server, cleanup } = createServer();
+    // A server from another copy of the SDK would not have the allowlist: serve nothing then.
+    if (!(server instanceof McpServer)) throw new Error("server-everything uses another MCP SDK copy");
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,

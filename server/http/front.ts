@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { BlockList } from "node:net";
 import { fmtBytes } from "../domain/catalog/failures";
+import { isDraining } from "../instance";
 import { log } from "../log";
 import { type BodyLimit, BoundedIncomingMessage, bodyLimitFor, writeTooLarge } from "./body-limits";
 import { resolveClient } from "./client-address";
@@ -58,6 +59,10 @@ export function createFrontServer(handle: NodeHandler, options: FrontOptions): h
     res.setHeader("x-request-id", requestId);
     const started = performance.now();
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
+
+    // Draining after SIGTERM: every answer closes its connection, so no proxy holds one to
+    // reuse once the listener is gone (a request sent on it then would be lost).
+    if (isDraining()) res.setHeader("connection", "close");
 
     const client = resolveClient(req, options.trustedProxies);
     let csp = DEV_CSP;

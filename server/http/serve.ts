@@ -9,12 +9,17 @@ import type { AddressInfo } from "node:net";
 import next from "next";
 import { env, trustedProxyList } from "@/env";
 import { baseUrl } from "../auth";
+import { log } from "../log";
+import { type Traffic, watchTraffic } from "./drain";
 import { createFrontServer } from "./front";
 
 export interface RunningServer {
   url: string;
   server: http.Server;
-  close(): Promise<void>;
+  /** Requests being answered now, and when the last one (other than a probe) came. */
+  traffic: Traffic;
+  /** Stops listening, lets the requests in flight finish until `until` (epoch ms), then cuts them. */
+  close(until?: number): Promise<void>;
 }
 
 export async function startHttpServer(options: {
@@ -34,6 +39,7 @@ export async function startHttpServer(options: {
   });
   // Long Tool Calls and catalog checks answer slowly; keep sockets for them.
   server.keepAliveTimeout = 65_000;
+  const traffic = watchTraffic(server);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -45,9 +51,17 @@ export async function startHttpServer(options: {
   return {
     url: `http://${shownHost}:${address.port}`,
     server,
-    async close() {
+    traffic,
+    async close(until = Date.now() + 10_000) {
       await new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), 10_000);
+        const force = setTimeout(
+          () => {
+            if (traffic.inFlight())
+              log.warn({ requests: traffic.inFlight() }, "grace period over: cutting requests still running");
+            server.closeAllConnections();
+          },
+          Math.max(0, until - Date.now()),
+        );
         server.close(() => {
           clearTimeout(force);
           resolve();

@@ -3,28 +3,28 @@
  * and leads the message, so an agent (or the person reading its log) sees which state
  * refused it; unexpected failures are logged and answered without their internals.
  */
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { DomainError } from "../errors";
 import { log } from "../log";
 
 const JSON_RPC_CODE: Partial<Record<DomainError["code"], number>> = {
-  INVALID_INPUT: ErrorCode.InvalidParams,
-  NOT_FOUND: ErrorCode.InvalidParams,
+  INVALID_INPUT: ProtocolErrorCode.InvalidParams,
+  NOT_FOUND: ProtocolErrorCode.InvalidParams,
 };
 
 /** A JSON-RPC error code for a refusal that is neither the caller's input nor a crash. */
 export const REFUSED = -32000;
 
-export function toMcpError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
+export function toMcpError(error: unknown): ProtocolError {
+  if (error instanceof ProtocolError) return error;
   if (error instanceof DomainError) {
-    return new McpError(JSON_RPC_CODE[error.code] ?? REFUSED, `${error.code}: ${error.message}`, {
+    return new ProtocolError(JSON_RPC_CODE[error.code] ?? REFUSED, `${error.code}: ${error.message}`, {
       code: error.code,
       ...error.details,
     });
   }
   log.error({ err: error }, "/mcp request broke");
-  return new McpError(ErrorCode.InternalError, "Unexpected failure; the server log has details.");
+  return new ProtocolError(ProtocolErrorCode.InternalError, "Unexpected failure; the server log has details.");
 }
 
 /** A JSON-RPC error answered before any MCP exchange (authentication, origin). */

@@ -4,13 +4,7 @@
  * built-in find_tools. Stateless: nothing outlives the request, so any instance serves any
  * request. Thin: every decision is in server/domain/agent-tools.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Server, type Tool } from "@modelcontextprotocol/server";
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
 import { findOfferedTools } from "../domain/agent-tools/find";
@@ -69,7 +63,7 @@ export function buildMcpServer(actor: Actor, signal: AbortSignal): Server {
     { name: "quartermaster", title: "Quartermaster", version: "1.0.0" },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+  server.setRequestHandler("tools/list", async (request) => {
     try {
       const page = await listOfferedTools(actor, { cursor: request.params?.cursor });
       // A name given before built-in names were reserved is kept (names are stable); the
@@ -84,7 +78,7 @@ export function buildMcpServer(actor: Actor, signal: AbortSignal): Server {
       throw toMcpError(error);
     }
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler("tools/call", async (request) => {
     try {
       const { name, arguments: args } = request.params;
       if (name === FIND_TOOLS.name) return await findTools(actor, args ?? {});

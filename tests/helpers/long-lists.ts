@@ -1,18 +1,21 @@
 /**
  * A database at the product's own list limits, for the long-list browser tests and the
  * frame-time bench: one Agent Identity holding 20,000 Tools from five SDK Tool Hosts,
- * with 20,000 losses in its last 30 days, and an audit log of 20,000 events. Seeded
- * through the domain (registrations and assignments as an operator makes them), bulk SQL
- * only for the audit events, which nothing else would write that many of.
+ * with 20,000 losses in its last 30 days, an audit log of 20,000 events, and a memory
+ * scope of 20,000 memories all in one thread. Seeded through the domain (registrations and
+ * assignments as an operator makes them, memories through a scope import), bulk SQL only
+ * for the audit events, which nothing else would write that many of.
  */
 import { randomUUID } from "node:crypto";
 import { SYSTEM } from "@/server/actor";
 import { getDb } from "@/server/db";
 import { bulkInsert } from "@/server/db/bulk";
 import { assignSource, createIdentity } from "@/server/domain/identities/identities";
+import { importScope } from "@/server/domain/memory/portable";
 import { createToolHost } from "@/server/domain/sources/sources";
 import { authenticateToolHost, registerTools } from "@/server/domain/sources/tool-hosts";
 import { ensureAdmin } from "@/server/domain/users/users";
+import { memoryScopeFile } from "./memory-scope-file";
 
 export const LONG_LISTS = {
   hosts: 5,
@@ -20,6 +23,8 @@ export const LONG_LISTS = {
   identity: "Long lists",
   admin: { email: "lists-admin@example.test", password: "long-lists-password-1" },
   auditEvents: 20_000,
+  memories: 20_000,
+  memoryScope: "long-lists",
 } as const;
 
 const pad = (i: number) => String(i).padStart(4, "0");
@@ -40,6 +45,9 @@ export interface SeededLongLists {
   sourceIds: string[];
   /** The registration that removed the first host's first catalog: 4,000 removed, 4,000 added. */
   checkId: string;
+  /** A scope of 20,000 memories (memoryScopeFile: ten to a moment), all members of one thread. */
+  memoryScopeId: string;
+  memoryThreadId: string;
 }
 
 export async function seedLongLists(): Promise<SeededLongLists> {
@@ -95,5 +103,13 @@ export async function seedLongLists(): Promise<SeededLongLists> {
       events,
     ),
   );
-  return { identityId: identity.id, sourceIds: hosts.map((h) => h.id), checkId };
+  const memories = memoryScopeFile(LONG_LISTS.memoryScope, LONG_LISTS.memories);
+  await importScope(SYSTEM, { jsonl: memories.jsonl });
+  return {
+    identityId: identity.id,
+    sourceIds: hosts.map((h) => h.id),
+    checkId,
+    memoryScopeId: memories.scopeId,
+    memoryThreadId: memories.threadId,
+  };
 }

@@ -7,9 +7,12 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  createMcpHandler,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 
 export interface RunningServer {
   url: string;
@@ -33,32 +36,64 @@ function closer(server: http.Server) {
     });
 }
 
+/** A node:http request as a fetch Request (the SDK's servers take web-standard requests). */
+export async function toFetchRequest(req: http.IncomingMessage): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD" && chunks.length > 0;
+  return new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
+    method: req.method,
+    headers,
+    body: hasBody ? Buffer.concat(chunks) : undefined,
+  });
+}
+
+/** Writes a fetch Response to a node:http response, streaming its body. */
+export async function sendFetchResponse(res: http.ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body) {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      if (res.destroyed) break;
+      res.write(chunk);
+    }
+  }
+  res.end();
+}
+
 export type ToolDef = { name: string; description?: string; inputSchema: unknown; [k: string]: unknown };
 
 /**
  * An SDK server that serves `catalog()` in pages of `pageSize`. The catalog is re-read per
- * request and may depend on the request's path (one server, several catalogs).
+ * request and may depend on the request's path (one server, several catalogs). By default
+ * it serves clients of every revision statelessly, as the SDK's handler does.
  */
 export async function startSdkServer(options: {
   catalog: (path: string) => ToolDef[];
   pageSize?: number;
   requireHeader?: [string, string];
   /**
-   * Answer as most deployed servers do: Server-Sent Events, in a session the server keeps
-   * (and a progress notification before each page), instead of stateless JSON.
+   * Answer as most deployed 2025-era servers do: Server-Sent Events, in a session the
+   * server keeps (and a log notification before each page), instead of stateless JSON.
    */
   sessions?: boolean;
+  /** Serve 2026-07-28 clients only (the SDK handler's strict mode): no initialize. */
+  modernOnly?: boolean;
   /** Answers tools/call; the result is sent as it is, limits or not. */
   onCall?: (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
 }): Promise<RunningServer> {
   const pageSize = options.pageSize ?? 100;
   const requests: RunningServer["requests"] = [];
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   const newServer = (path: string) => {
     const mcp = new Server({ name: "test-sdk-server", version: "1.0.0" }, { capabilities: { tools: {}, logging: {} } });
-    mcp.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    mcp.setRequestHandler("tools/list", async (request, ctx) => {
       if (options.sessions)
-        await extra.sendNotification({ method: "notifications/message", params: { level: "info", data: "listing" } });
+        await ctx.mcpReq.notify({ method: "notifications/message", params: { level: "info", data: "listing" } });
       const all = options.catalog(path);
       const start = request.params?.cursor ? Number(request.params.cursor) : 0;
       const page = all.slice(start, start + pageSize);
@@ -67,10 +102,21 @@ export async function startSdkServer(options: {
     });
     const onCall = options.onCall;
     if (onCall)
-      mcp.setRequestHandler(CallToolRequestSchema, async (request) =>
-        onCall(request.params.name, request.params.arguments ?? {}),
+      mcp.setRequestHandler("tools/call", async (request) =>
+        onCall(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>),
       );
     return mcp;
+  };
+  const handlers = new Map<string, ReturnType<typeof createMcpHandler>>();
+  const handlerFor = (path: string) => {
+    let h = handlers.get(path);
+    if (!h) {
+      h = createMcpHandler(() => newServer(path), {
+        legacy: options.modernOnly ? "reject" : "stateless",
+      });
+      handlers.set(path, h);
+    }
+    return h;
   };
   const { server, url } = await listen(async (req, res) => {
     requests.push({ method: req.method ?? "", headers: req.headers });
@@ -78,11 +124,12 @@ export async function startSdkServer(options: {
       res.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
       return;
     }
+    const request = await toFetchRequest(req);
     if (options.sessions) {
       const id = req.headers["mcp-session-id"];
       let transport = typeof id === "string" ? sessions.get(id) : undefined;
       if (!transport) {
-        const created = new StreamableHTTPServerTransport({
+        const created = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
           onsessionclosed: (sessionId) => void sessions.delete(sessionId),
@@ -90,23 +137,23 @@ export async function startSdkServer(options: {
         transport = created;
         await newServer(req.url ?? "/").connect(transport);
       }
-      await transport.handleRequest(req, res);
+      await sendFetchResponse(res, await transport.handleRequest(request));
       return;
     }
     if (req.method !== "POST") {
       res.writeHead(405).end();
       return;
     }
-    const mcp = newServer(req.url ?? "/");
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on("close", () => {
-      void transport.close();
-      void mcp.close();
-    });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
+    await sendFetchResponse(res, await handlerFor(req.url ?? "/").fetch(request));
   });
-  return { url, requests, close: closer(server) };
+  return {
+    url,
+    requests,
+    close: async () => {
+      await Promise.all([...handlers.values()].map((h) => h.close()));
+      await closer(server)();
+    },
+  };
 }
 
 export type RawAnswer =
@@ -211,5 +258,105 @@ export function simpleTool(name: string, extra: Partial<ToolDef> = {}): ToolDef 
       required: ["query"],
     },
     ...extra,
+  };
+}
+
+export interface LegacyServer extends RunningServer {
+  /** initialize requests answered (one per session opened). */
+  initializes(): number;
+  /** Forgets every session, as a server that expires them does: their next request gets 404. */
+  forgetSessions(): void;
+  /** Stops listening and listens again on the same port with no sessions, as a restarted process. */
+  restart(): Promise<void>;
+}
+
+/**
+ * A hand-written server that speaks only MCP 2025-06-18, with sessions, as many deployed
+ * servers do: it answers initialize with its own revision whatever the client offers,
+ * refuses requests without a known session (400 without one, 404 for an unknown one) and
+ * a protocol-version header other than its own, and knows nothing of server/discover.
+ */
+export async function startLegacyServer(options: {
+  tools: ToolDef[];
+  onCall: (
+    name: string,
+    args: Record<string, unknown>,
+    res: http.ServerResponse,
+  ) => CallToolResult | Promise<CallToolResult> | "no-answer";
+}): Promise<LegacyServer> {
+  const REVISION = "2025-06-18";
+  const requests: RunningServer["requests"] = [];
+  let sessions = new Set<string>();
+  let initializes = 0;
+  const handler: http.RequestListener = async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    const message = text
+      ? (JSON.parse(text) as { id?: number; method: string; params?: Record<string, unknown> })
+      : null;
+    requests.push({ method: req.method ?? "", headers: req.headers, rpcMethod: message?.method });
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+    const refuse = (status: number, code: number, text: string) =>
+      json(status, { jsonrpc: "2.0", id: message?.id ?? null, error: { code, message: text } });
+    const session = req.headers["mcp-session-id"];
+    if (req.method === "DELETE") {
+      if (typeof session === "string") sessions.delete(session);
+      res.writeHead(200).end();
+      return;
+    }
+    if (req.method !== "POST" || !message) return void res.writeHead(405).end();
+    if (message.method === "initialize") {
+      const id = randomUUID();
+      sessions.add(id);
+      initializes++;
+      json(
+        200,
+        {
+          jsonrpc: "2.0",
+          id: message.id,
+          result: {
+            protocolVersion: REVISION,
+            capabilities: { tools: {} },
+            serverInfo: { name: "legacy", version: "1" },
+          },
+        },
+        { "mcp-session-id": id },
+      );
+      return;
+    }
+    if (typeof session !== "string") return refuse(400, -32000, "Bad Request: No valid session ID provided");
+    if (!sessions.has(session)) return refuse(404, -32001, "Session not found");
+    const version = req.headers["mcp-protocol-version"];
+    if (version !== undefined && version !== REVISION)
+      return refuse(400, -32000, `Bad Request: Unsupported protocol version ${version}`);
+    if (message.id === undefined) return void res.writeHead(202).end();
+    if (message.method === "tools/list")
+      return json(200, { jsonrpc: "2.0", id: message.id, result: { tools: options.tools } });
+    if (message.method === "tools/call") {
+      const params = message.params as { name: string; arguments?: Record<string, unknown> };
+      const result = await options.onCall(params.name, params.arguments ?? {}, res);
+      if (result === "no-answer") return;
+      return json(200, { jsonrpc: "2.0", id: message.id, result });
+    }
+    refuse(200, -32601, "Method not found");
+  };
+  let { server, url } = await listen(handler);
+  const port = Number(new URL(url).port);
+  return {
+    url,
+    requests,
+    initializes: () => initializes,
+    forgetSessions: () => {
+      sessions = new Set();
+    },
+    restart: async () => {
+      await closer(server)();
+      sessions = new Set();
+      server = http.createServer(handler);
+      await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    },
+    close: () => closer(server)(),
   };
 }

@@ -125,7 +125,9 @@ describe("the Streamable HTTP transport", () => {
     const server = await track(startSdkServer({ catalog: () => tools(250), pageSize: 100, sessions: true }));
     const { api, source } = await connectionTo(server.url);
     expect(await api.sources.checkNow({ id: source.id })).toMatchObject({ status: "succeeded", pages: 3, tools: 250 });
-    const [initialize, ...rest] = server.requests;
+    // A check probes for 2026-07-28 first (server/discover); this 2025-era server makes it fall back to initialize.
+    const [probe, initialize, ...rest] = server.requests;
+    expect(probe?.headers["mcp-method"]).toBe("server/discover");
     const sessionId = rest[0]?.headers["mcp-session-id"];
     expect(initialize?.headers["mcp-session-id"]).toBeUndefined();
     expect(sessionId).toEqual(expect.any(String));
@@ -134,6 +136,9 @@ describe("the Streamable HTTP transport", () => {
       expect(r.headers["mcp-protocol-version"]).toEqual(expect.any(String));
     }
     expect(rest.at(-1)?.method).toBe("DELETE");
+    const db = await getDb();
+    const row = await db.source.findUniqueOrThrow({ where: { id: source.id }, select: { protocolVersion: true } });
+    expect(row.protocolVersion).toMatch(/^2025-/);
   });
 
   it("reads events with CRLF line ends, comments, notifications and a message over several data lines", async () => {

@@ -1,6 +1,9 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  Client,
+  type ClientOptions,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { fmtBytes } from "@/server/domain/catalog/failures";
@@ -45,8 +48,8 @@ async function agentFor(sourceIds: string[]) {
   return { api, identity, token };
 }
 
-async function connect(token: string) {
-  const client = new Client({ name: "test-agent", version: "1" });
+async function connect(token: string, options?: ClientOptions) {
+  const client = new Client({ name: "test-agent", version: "1" }, options);
   await client.connect(
     new StreamableHTTPClientTransport(new URL(mcpUrl), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
@@ -92,6 +95,28 @@ describe("/mcp", () => {
     expect(texts(await client.callTool({ name: other, arguments: { query: "q2" } }))).toEqual([
       'from b: lookup {"query":"q2"}',
     ]);
+  });
+
+  it("answers clients of 2026-07-28, 2025-11-25 and 2025-06-18 from the one stateless endpoint", async () => {
+    const a = await source([simpleTool("lookup_rev")], echo);
+    const { token } = await agentFor([a.source.id]);
+    const clients: [ClientOptions, string][] = [
+      [{ versionNegotiation: { mode: { pin: "2026-07-28" } } }, "2026-07-28"],
+      [{ versionNegotiation: { mode: "auto" } }, "2026-07-28"],
+      [{}, "2025-11-25"],
+      [{ supportedProtocolVersions: ["2025-06-18"] }, "2025-06-18"],
+    ];
+    for (const [options, revision] of clients) {
+      const client = await connect(token, options);
+      expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(["find_tools", "lookup_rev"]);
+      expect(texts(await client.callTool({ name: "lookup_rev", arguments: { query: revision } }))).toEqual([
+        `lookup_rev:{"query":"${revision}"}`,
+      ]);
+      // Refusals keep their code whatever the revision.
+      await expect(client.callTool({ name: "nowhere", arguments: {} })).rejects.toThrow(/NOT_FOUND|No Tool named/);
+    }
   });
 
   it("find_tools searches only the agent's own Tools, by name and description, with the exact names to call", async () => {
@@ -156,7 +181,9 @@ describe("/mcp", () => {
     const growing = await hostWith(toolsOfModelBytes(100, 4000, "grow"));
     const { token } = await agentFor([base.source.id, growing.source.id]);
     const client = await connect(token);
-    expect((await client.listTools()).tools.length).toBe(501); // find_tools and a first page of 500
+    // One page: the SDK's listTools() without a cursor would read every page.
+    const first = await client.request({ method: "tools/list", params: {} });
+    expect(first.tools.length).toBe(501); // find_tools and a first page of 500
     await growing.register(toolsOfModelBytes(450, 4000, "grow"));
 
     const refusal = client.listTools();

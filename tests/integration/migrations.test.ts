@@ -2,6 +2,8 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { migrateDatabase } from "@/server/db/migrate";
+import { CodeOlderThanDatabase } from "@/server/db/migration-state";
 import { committedMigrationNames, MIGRATIONS_DIR } from "@/server/db/migrations-dir";
 import { openDatabase } from "@/server/db/open";
 import { applyMigrations } from "@/server/db/schema-engine";
@@ -69,4 +71,63 @@ describe("migrations", () => {
       await rm(before, { recursive: true, force: true });
     }
   });
+
+  it("an instance whose code lacks the database's newest migration is refused, naming it", async () => {
+    const { opened, url, drop } = await emptyDatabase();
+    const older = await mkdtemp(path.join(os.tmpdir(), "qm-older-"));
+    try {
+      const names = await committedMigrationNames();
+      await migrateDatabase(opened, { url, waitMs: 60_000 });
+      for (const name of names.slice(0, -1))
+        await cp(path.join(MIGRATIONS_DIR, name), path.join(older, name), { recursive: true });
+      const refused = await migrateDatabase(opened, { url, waitMs: 60_000, dir: older }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(CodeOlderThanDatabase);
+      expect((refused as Error).message).toContain("older than its database");
+      expect((refused as Error).message).toContain(names.at(-1));
+      // The current code finds nothing to do and takes no lock.
+      expect(await migrateDatabase(opened, { url, waitMs: 60_000 })).toEqual({
+        applied: [],
+        locked: false,
+        waitedMs: 0,
+      });
+    } finally {
+      await opened.close();
+      await drop();
+      await rm(older, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(usePostgres)(
+    "instances starting at once on an empty database: one migrates, the others wait for it",
+    async () => {
+      const { opened: first, url, drop } = await emptyDatabase();
+      const others = [await openDatabase({ url }), await openDatabase({ url })];
+      try {
+        const results = await Promise.all(
+          [first, ...others].map((opened) => migrateDatabase(opened, { url, waitMs: 120_000, progressEveryMs: 200 })),
+        );
+        const committed = await committedMigrationNames();
+        expect(results.filter((r) => r.applied.length)).toHaveLength(1);
+        expect(results.find((r) => r.applied.length)?.applied).toEqual(committed);
+        expect(results.every((r) => r.locked)).toBe(true);
+      } finally {
+        for (const o of others) await o.close();
+        await first.close();
+        await drop();
+      }
+    },
+  );
 });
+
+async function emptyDatabase() {
+  if (!usePostgres)
+    return { opened: await openDatabase({ dataDir: "memory://" }), url: undefined, drop: async () => {} };
+  const name = randomName("qm_empty");
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = databaseUrl(name);
+  return {
+    opened: await openDatabase({ url }),
+    url,
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}

@@ -20,6 +20,7 @@ describe("Tool Calls that never get an answer", () => {
     servers.push(server);
     const started = Date.now();
     const failure = await callRemoteTool({
+      sourceId: "stall-source",
       url: server.url,
       headers: {},
       allowLinkLocal: false,
@@ -35,6 +36,7 @@ describe("Tool Calls that never get an answer", () => {
   it("are refused before connecting when a Connection's URL is a blocked address literal", async () => {
     // The guarded resolver never sees a literal, so this must be refused before any connection.
     const failure = await callRemoteTool({
+      sourceId: "blocked-source",
       url: "http://169.254.169.254/mcp",
       headers: {},
       allowLinkLocal: false,

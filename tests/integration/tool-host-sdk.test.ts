@@ -3,9 +3,7 @@
  * over real HTTP: the app's own /mcp and SDK Tool Host API routes on a loopback port, a
  * real MCP client as the agent.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   AuthenticationError,
   createToolHost,

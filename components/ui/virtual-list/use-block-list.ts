@@ -75,6 +75,9 @@ export interface BlockList<T> {
   resetKey: string;
 }
 
+/** A block list with the first block as the procedure answered it (fields beside items, e.g. a search's `matched`). */
+export type BlockListOf<TDef extends ListDef> = BlockList<ListItem<TDef>> & { head: TDef["output"] | undefined };
+
 // Lets tRPC hand TanStack's signal to fetch, so a block scrolled past is not still downloaded.
 const ABORTABLE = { trpc: { abortOnUnmount: true } };
 // Blocks are refetched when the list learns it changed, never because time passed or focus came back.
@@ -99,7 +102,7 @@ export function useBlockList<TDef extends ListDef>(
   procedure: DecorateQueryProcedure<TDef>,
   filters: ListFilters<TDef>,
   options: BlockListOptions<TDef> = {},
-): BlockList<ListItem<TDef>> {
+): BlockListOf<TDef> {
   type Item = ListItem<TDef>;
   const rows = options.blockRows ?? BLOCK_ROWS;
   const enabled = options.enabled ?? true;
@@ -192,5 +195,6 @@ export function useBlockList<TDef extends ListDef>(
     },
     stale: head.isPlaceholderData,
     resetKey: filtersKey,
+    head: head.data as TDef["output"] | undefined,
   };
 }

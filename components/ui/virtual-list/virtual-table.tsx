@@ -42,6 +42,7 @@ export function VirtualTable<T>({
   rowTestId,
   scrollTestId,
   onRowClick,
+  activeIndex,
   className = PAGE_LIST_HEIGHT,
   fitRows,
   minWidth = "min-w-[48rem]",
@@ -54,7 +55,12 @@ export function VirtualTable<T>({
   rowTestId?: string;
   scrollTestId?: string;
   /** A click on the row outside its links and buttons (and not a text selection). */
-  onRowClick?: (row: T, event: MouseEvent<HTMLTableRowElement>) => void;
+  onRowClick?: (row: T, event: MouseEvent<HTMLTableRowElement>, index: number) => void;
+  /**
+   * The row a keyboard cursor is on (a review queue's j/k): marked aria-current, and
+   * scrolled into view whenever it changes.
+   */
+  activeIndex?: number;
   /** Height of the scroll frame (a class) … */
   className?: string;
   /** … or: as tall as the rows, up to this many, then it scrolls (for lists in a page section). */
@@ -81,6 +87,11 @@ export function VirtualTable<T>({
   useEffect(() => {
     virtualizer.scrollToOffset(0);
   }, [list.resetKey, virtualizer]);
+
+  useEffect(() => {
+    if (activeIndex !== undefined && activeIndex < list.total)
+      virtualizer.scrollToIndex(activeIndex, { align: "auto" });
+  }, [activeIndex, list.total, virtualizer]);
 
   const padTop = items[0]?.start ?? 0;
   const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
@@ -150,6 +161,7 @@ export function VirtualTable<T>({
               height={rowHeight}
               testId={rowTestId}
               onRowClick={onRowClick}
+              active={v.index === activeIndex}
             />
           ))}
           {padBottom > 0 && (
@@ -170,13 +182,15 @@ function RowOf<T>({
   height,
   testId,
   onRowClick,
+  active,
 }: {
   index: number;
   row: T | undefined;
   columns: Column<T>[];
   height: number;
   testId?: string;
-  onRowClick?: (row: T, event: MouseEvent<HTMLTableRowElement>) => void;
+  onRowClick?: (row: T, event: MouseEvent<HTMLTableRowElement>, index: number) => void;
+  active: boolean;
 }) {
   if (row === undefined)
     return (
@@ -191,17 +205,19 @@ function RowOf<T>({
     <tr
       aria-rowindex={index + 2}
       data-testid={testId}
+      aria-current={active ? "true" : undefined}
       style={{ height }}
       className={cn(
         "[&>td]:border-b [&>td]:border-border [&>td]:px-3",
         onRowClick ? "cursor-pointer hover:bg-surface-2/70" : "hover:bg-surface-2/40",
+        active && "bg-accent-soft/60 hover:bg-accent-soft/60",
       )}
       onClick={
         onRowClick
           ? (e) => {
               // Links and buttons inside the row do their own thing; selecting text is not a click.
               if ((e.target as HTMLElement).closest("a,button") || window.getSelection()?.toString()) return;
-              onRowClick(row, e);
+              onRowClick(row, e, index);
             }
           : undefined
       }

@@ -32,7 +32,7 @@ export async function callOfferedTool(
     where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
     select: {
       nativeName: true,
-      source: { select: { id: true, kind: true, url: true, encryptedHeaders: true } },
+      source: { select: { id: true, kind: true, url: true, encryptedHeaders: true, protocolVersion: true } },
     },
   });
   if (!tool)
@@ -52,7 +52,11 @@ export async function callOfferedTool(
       });
     } else {
       const { allowLinkLocal } = await loadUrlPolicy();
+      const sourceId = tool.source.id;
       const raw = await callRemoteTool({
+        sourceId,
+        protocolVersion: tool.source.protocolVersion,
+        onVersion: (protocolVersion) => void recordProtocolVersion(sourceId, protocolVersion),
         url: tool.source.url,
         headers: openSourceHeaders(tool.source),
         allowLinkLocal,
@@ -78,6 +82,16 @@ export async function callOfferedTool(
     "tool call",
   );
   return result;
+}
+
+/** The revision a new session negotiated, for the console and the next instance's first call. */
+async function recordProtocolVersion(sourceId: string, protocolVersion: string) {
+  try {
+    const db = await getDb();
+    await db.source.updateMany({ where: { id: sourceId }, data: { protocolVersion } });
+  } catch (error) {
+    log.warn({ err: error, sourceId }, "could not record a Source's protocol revision");
+  }
 }
 
 function openSourceHeaders(source: { id: string; encryptedHeaders: string | null }): Record<string, string> {

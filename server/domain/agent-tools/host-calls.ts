@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { checkResultError, checkResultOutput } from "@/sdk/src/contract/result-checks";
 import { getDb } from "../../db";
+import { isDraining } from "../../instance";
 import { LIMITS } from "../../limits";
 import { fmt } from "../catalog/failures";
 import { heartbeat, type ToolHost } from "../sources/tool-hosts";
@@ -125,7 +126,9 @@ async function claimCalls(
         deadline: new Date(c.deadline).toISOString(),
       }));
     const left = until - Date.now();
-    if (left <= 0 || signal?.aborted) return [];
+    // A draining instance sends the host away empty-handed: it collects again, through the
+    // balancer, from an instance that stays (and this one's shutdown need not wait it out).
+    if (left <= 0 || signal?.aborted || isDraining()) return [];
     await arrivals.pause(Math.min(POLL_MS, left), signal);
   }
 }

@@ -1,26 +1,25 @@
 /**
- * Calls one Tool on an MCP Connection's server: a fresh exchange (initialize, tools/call,
- * end of session) opened as a catalog check opens its own (openSourceExchange): the same
- * transport, network policy and remote-response limit.
+ * Calls one Tool on an MCP Connection's server over a pooled session (source-sessions.ts):
+ * the same transport, network policy and remote-response limit as a catalog check, one
+ * request per call once a session is open.
  */
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { LIMITS } from "../../limits";
-import { ResponseTooLarge } from "../catalog/catalog-transport";
+import { AS_SENT, ResponseTooLarge } from "../catalog/catalog-transport";
 import { fmt, fmtBytes } from "../catalog/failures";
 import { AddressBlocked, causeChain, unreachable } from "../catalog/guarded-dispatcher";
-import { openSourceExchange, type SourceExchange } from "../catalog/source-exchange";
+import { withSourceSession } from "../catalog/source-sessions";
 import { ToolCallFailure } from "./failures";
 
-// Read loosely: the result's limits are checked by acceptToolResult, with reasons the
-// agent can act on, rather than by the SDK's schema.
-const LooseResult = z.object({}).passthrough();
-
 export async function callRemoteTool(options: {
+  sourceId: string;
   url: string;
   headers: Record<string, string>;
   allowLinkLocal: boolean;
+  /** The revision last recorded for the Source (connects without a probe). */
+  protocolVersion?: string | null;
+  /** Hears a newly negotiated revision, to record it. */
+  onVersion?: (version: string) => void;
   nativeName: string;
   arguments: Record<string, unknown>;
   signal?: AbortSignal;
@@ -28,33 +27,36 @@ export async function callRemoteTool(options: {
   timeoutMs?: number;
 }): Promise<Record<string, unknown>> {
   const timeoutMs = options.timeoutMs ?? LIMITS.TOOL_CALL_MS.value;
-  let exchange: SourceExchange | undefined;
-  let transportFailure: unknown;
+  const started = Date.now();
   try {
-    exchange = openSourceExchange({
-      url: options.url,
-      headers: options.headers,
-      allowLinkLocal: options.allowLinkLocal,
-      responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
-      timeoutMs,
-      signal: options.signal,
-      clientName: "quartermaster",
-    });
-    const { client, transport, controller } = exchange;
-    client.onerror = (error) => {
-      transportFailure ??= error;
-    };
-    await client.connect(transport, { signal: controller.signal, timeout: timeoutMs });
-    return await client.request(
-      { method: "tools/call", params: { name: options.nativeName, arguments: options.arguments } },
-      LooseResult,
-      { signal: controller.signal, timeout: timeoutMs },
+    return await withSourceSession(
+      {
+        sourceId: options.sourceId,
+        url: options.url,
+        headers: options.headers,
+        allowLinkLocal: options.allowLinkLocal,
+        protocolVersion: options.protocolVersion,
+        responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
+      },
+      async (client, transport) => {
+        const answer = await client.request(
+          { method: "tools/call", params: { name: options.nativeName, arguments: options.arguments } },
+          AS_SENT,
+          // What is left of the call's time after connecting, if a session had to be opened.
+          { signal: options.signal, timeout: Math.max(1, timeoutMs - (Date.now() - started)) },
+        );
+        // As the Source sent it: the result's limits are checked by acceptToolResult, with
+        // reasons the agent can act on, rather than by the SDK's schema.
+        return transport.rawResult(answer.content) ?? answer;
+      },
+      { timeoutMs, onVersion: options.onVersion },
     );
   } catch (error) {
-    const timedOut = exchange?.controller.signal.aborted === true && !options.signal?.aborted;
-    throw toFailure(transportFailure ?? error, timedOut, timeoutMs);
-  } finally {
-    await exchange?.close();
+    const timedOut =
+      !options.signal?.aborted &&
+      (Date.now() - started >= timeoutMs - 50 ||
+        causeChain(error).some((e) => e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout));
+    throw toFailure(error, timedOut, timeoutMs);
   }
 }
 
@@ -74,19 +76,20 @@ function toFailure(error: unknown, timedOut: boolean, timeoutMs: number): ToolCa
         `The Source's address ${e.address} is ${e.reason}; an admin must allow link-local addresses first.`,
       );
   }
-  if (timedOut || (error instanceof McpError && error.code === -32001))
+  if (timedOut)
     return new ToolCallFailure(
       "TOOL_CALL_TIMEOUT",
       `The Source did not answer within ${fmt(timeoutMs / 1000)} s; one Tool Call may take at most that long.`,
       { limit: timeoutMs, unit: "ms" },
     );
-  if (error instanceof McpError && error.code !== -32001)
+  if (error instanceof ProtocolError)
     return new ToolCallFailure("SOURCE_CALL_ERROR", `The Source refused the call: ${error.message.slice(0, 500)}`, {
       jsonRpcCode: error.code,
     });
-  if (error instanceof StreamableHTTPError)
-    return new ToolCallFailure("SOURCE_UNREACHABLE", `The Source answered HTTP ${error.code}.`, {
-      status: error.code,
+  const http = causeChain(error).find((e) => e instanceof SdkHttpError) as SdkHttpError | undefined;
+  if (http)
+    return new ToolCallFailure("SOURCE_UNREACHABLE", `The Source answered HTTP ${http.status}.`, {
+      status: http.status,
     });
   return new ToolCallFailure("SOURCE_UNREACHABLE", unreachable(error, "The Source could not be reached"));
 }

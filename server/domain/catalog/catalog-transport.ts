@@ -1,8 +1,10 @@
 /**
- * The client side of MCP's Streamable HTTP transport, as much of it as a catalog check
- * uses: POST each message, read the answer as JSON or as a Server-Sent Events stream,
- * keep the session id and protocol version, DELETE the session at the end. The SDK's
- * `Client` runs the protocol on top of it.
+ * The client side of MCP's Streamable HTTP transport, as much of it as catalog checks and
+ * pooled Tool Calls use: POST each message, read the answer as JSON or as a Server-Sent
+ * Events stream, keep the session id and protocol version (2025 revisions), send the
+ * per-request headers of 2026-07-28 (MCP-Protocol-Version, Mcp-Method, Mcp-Name), DELETE
+ * the session at the end. The SDK's `Client` runs the protocol on top of it, including
+ * version negotiation (server/discover with fallback to initialize).
  *
  * Why not the SDK's StreamableHTTPClientTransport: a check makes up to 128 requests
  * back to back, and that transport's per-request costs (WHATWG fetch objects, web
@@ -13,9 +15,16 @@
  */
 import { pipeline, type Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type JSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  type StandardSchemaV1,
+  type Transport,
+  type TransportSendOptions,
+} from "@modelcontextprotocol/client";
 import { type Dispatcher, request } from "undici";
 
 /** An answer that is JSON but not a JSON-RPC message. */
@@ -43,13 +52,54 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
 
 const MAX_REDIRECTS = 5;
 
+/** A non-2xx answer, shaped as the SDK's own transport reports it (version negotiation reads `data.status`/`data.text`). */
+export function httpError(status: number, message: string, text?: string): SdkHttpError {
+  return new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, message, { status, statusText: "", text });
+}
+
+/** An answer that is not an MCP response at all (content type, encoding, redirect). */
+export function unusableAnswer(message: string): SdkError {
+  return new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, message);
+}
+
+/** A result schema that takes the result as it is (no copy): its limits are ours to check. */
+export const AS_SENT: StandardSchemaV1<unknown, Record<string, unknown>> = {
+  "~standard": {
+    version: 1,
+    vendor: "quartermaster",
+    validate: (value) => ({ value: value as Record<string, unknown> }),
+  },
+};
+
+// Which request parameter the 2026-07-28 Mcp-Name header mirrors, per method.
+const MCP_NAME_SOURCE: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+/** Header-safe as sent, or base64 in the spec's sentinel form (non-ASCII, edge whitespace). */
+function headerValue(value: string): string {
+  const plain =
+    value.length > 0 && value === value.trim() && /^[\t\x20-\x7e]*$/.test(value) && !value.startsWith("=?base64?");
+  return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+}
+
 export class CatalogTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
   sessionId?: string;
+  /** One POST per request: a 2026-07-28 client cancels a request by aborting its POST. */
+  readonly hasPerRequestStream = true;
   private protocolVersion?: string;
   private readonly controller = new AbortController();
+  private closed = false;
+  /** POSTs in flight by JSON-RPC id, so a 2025-era notifications/cancelled can end its POST too. */
+  private readonly inFlight = new Map<string | number, AbortController>();
+  /** Requests whose results are handed over raw (tools/list, tools/call), by id. */
+  private readonly rawMethods = new Map<string | number, string>();
+  private readonly rawResults = new WeakMap<object, Record<string, unknown>>();
 
   constructor(
     private readonly url: URL,
@@ -71,6 +121,16 @@ export class CatalogTransport implements Transport {
     this.protocolVersion = version;
   }
 
+  /** The revision this connection speaks: set by initialize (2025) or read from the request envelope (2026). */
+  get negotiatedVersion(): string | undefined {
+    return this.protocolVersion;
+  }
+
+  /** Whether the POST for request `id` is still open (tests and the pool's bookkeeping). */
+  get openRequests(): number {
+    return this.inFlight.size;
+  }
+
   private headers(extra: Record<string, string>): Record<string, string> {
     const headers: Record<string, string> = { ...this.options.headers, ...extra };
     if (this.sessionId) headers["mcp-session-id"] = this.sessionId;
@@ -79,7 +139,12 @@ export class CatalogTransport implements Transport {
   }
 
   /** Sends with redirects followed only within the server's own origin, as the SDK does. */
-  private async call(method: "POST" | "DELETE", headers: Record<string, string>, body?: string) {
+  private async call(
+    method: "POST" | "DELETE",
+    headers: Record<string, string>,
+    body?: string,
+    signal: AbortSignal = this.controller.signal,
+  ) {
     let url = this.url;
     for (let hop = 0; ; hop++) {
       const response = await request(url, {
@@ -87,29 +152,46 @@ export class CatalogTransport implements Transport {
         headers,
         body,
         dispatcher: this.options.dispatcher,
-        signal: this.controller.signal,
+        signal,
       });
       const location = response.headers.location;
       if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== "string") return response;
       await response.body.dump();
       const target = new URL(location, url);
       if (target.origin !== this.url.origin || hop >= MAX_REDIRECTS || ![307, 308].includes(response.statusCode))
-        throw new StreamableHTTPError(response.statusCode, `Redirected to ${target.origin}, which was not followed`);
+        throw httpError(response.statusCode, `Redirected to ${target.origin}, which was not followed`);
       url = target;
     }
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const m = message as { id?: string | number; method?: string; params?: Record<string, unknown> };
+    const isRequest = typeof m.method === "string" && m.id !== undefined;
+    if (m.method === "notifications/cancelled") {
+      const id = (m.params as { requestId?: string | number } | undefined)?.requestId;
+      if (id !== undefined) this.inFlight.get(id)?.abort(new Error("cancelled"));
+    }
+    // Each request's POST ends with the transport, with the SDK's per-request signal, or
+    // when the request is cancelled: a pooled connection outlives any one call.
+    const perRequest = new AbortController();
+    const abort = () => perRequest.abort();
+    if (this.controller.signal.aborted) perRequest.abort();
+    this.controller.signal.addEventListener("abort", abort, { once: true });
+    options?.requestSignal?.addEventListener("abort", abort, { once: true });
+    if (isRequest) this.inFlight.set(m.id as string | number, perRequest);
+    if (isRequest && (m.method === "tools/list" || m.method === "tools/call"))
+      this.rawMethods.set(m.id as string | number, m.method as string);
     try {
-      const response = await this.call(
-        "POST",
-        this.headers({
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "accept-encoding": "gzip, deflate, br",
-        }),
-        JSON.stringify(message),
-      );
+      const headers = this.headers({
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "accept-encoding": "gzip, deflate, br",
+      });
+      const modern = this.applyEnvelopeHeaders(headers, m);
+      for (const [name, value] of Object.entries(options?.headers ?? {})) {
+        if (!(name.toLowerCase() in headers)) headers[name.toLowerCase()] = value;
+      }
+      const response = await this.call("POST", headers, JSON.stringify(message), perRequest.signal);
       const sessionId = response.headers["mcp-session-id"];
       if (typeof sessionId === "string") this.sessionId = sessionId;
       if (response.statusCode < 200 || response.statusCode >= 300) {
@@ -119,9 +201,11 @@ export class CatalogTransport implements Transport {
         } catch (error) {
           if (error instanceof ResponseTooLarge) throw error;
         }
-        throw new StreamableHTTPError(response.statusCode, `Error POSTing to endpoint: ${text.slice(0, 300)}`);
+        // 2026-07-28 servers refuse a request (unsupported revision, header mismatch) with
+        // HTTP 400 and a JSON-RPC error for it: that error is the answer.
+        if (modern && response.statusCode === 400 && this.deliverErrorFor(m.id, text)) return;
+        throw httpError(response.statusCode, `Error POSTing to endpoint: ${text.slice(0, 300)}`, text.slice(0, 4000));
       }
-      const isRequest = "method" in message && "id" in message && message.id !== undefined;
       if (response.statusCode === 202 || !isRequest) {
         await response.body.dump();
         return;
@@ -134,22 +218,77 @@ export class CatalogTransport implements Transport {
         const data = JSON.parse(await this.readAll(response)) as unknown;
         for (const item of Array.isArray(data) ? data : [data]) this.deliver(item);
       } else if (type === "text/event-stream") {
-        // Not awaited: the answer may follow notifications, and the stream is read as it comes.
-        this.readEvents(response).then(
-          (answered) => {
-            // Otherwise the request would wait for its answer until the check's clock ran out.
-            if (!answered) this.onerror?.(new NotJsonRpc("The server ended its event stream without answering."));
-          },
-          (error) => this.onerror?.(error as Error),
-        );
+        // Read to the end before this send settles: the answer may follow notifications,
+        // and a stream that fails or ends unanswered must fail its request, not leave it
+        // waiting for the clock (the SDK does not wait on send, so other requests go on).
+        const answered = await this.readEvents(response);
+        if (!answered) throw new NotJsonRpc("The server ended its event stream without answering.");
       } else {
         await response.body.dump();
-        throw new StreamableHTTPError(-1, `Unexpected content type: ${type || "none"}`);
+        throw unusableAnswer(`Unexpected content type: ${type || "none"}`);
       }
     } catch (error) {
-      this.onerror?.(error as Error);
+      if (!perRequest.signal.aborted || this.controller.signal.aborted) this.onerror?.(error as Error);
       throw error;
+    } finally {
+      if (isRequest) {
+        this.inFlight.delete(m.id as string | number);
+        this.rawMethods.delete(m.id as string | number);
+      }
+      this.controller.signal.removeEventListener("abort", abort);
+      options?.requestSignal?.removeEventListener("abort", abort);
     }
+  }
+
+  /**
+   * 2026-07-28 requests carry their revision in `_meta`; the same revision, the method and
+   * (for calls) the name go in headers a server checks against the body. Says whether the
+   * message is such a request.
+   */
+  private applyEnvelopeHeaders(
+    headers: Record<string, string>,
+    m: { id?: unknown; method?: string; params?: Record<string, unknown> },
+  ): boolean {
+    if (typeof m.method !== "string" || m.id === undefined) return false;
+    const version = (m.params?._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+    if (typeof version !== "string") return false;
+    headers["mcp-protocol-version"] = version;
+    headers["mcp-method"] = m.method;
+    const field = MCP_NAME_SOURCE[m.method];
+    const name = field ? m.params?.[field] : undefined;
+    if (typeof name === "string") headers["mcp-name"] = headerValue(name);
+    return true;
+  }
+
+  /** Delivers a JSON-RPC error body answering request `id`; false when the body is not one. */
+  private deliverErrorFor(id: unknown, text: string): boolean {
+    try {
+      const parsed = JSON.parse(text) as { jsonrpc?: unknown; id?: unknown; error?: unknown };
+      if (parsed?.jsonrpc !== "2.0" || parsed.id !== id || typeof parsed.error !== "object") return false;
+      this.onmessage?.(parsed as JSONRPCMessage);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * What the SDK gets in place of a tools/list or tools/call result: the result with an empty
+   * list of Tools or content blocks, which rawResult() maps back to what the server sent. A 2026-07-28 client validates these results strictly, so one Tool
+   * a model cannot take would fail a whole page, and an oversized or malformed Tool Result
+   * would fail as the SDK's error instead of ours; Quartermaster judges each itself
+   * (validateToolDefinition, acceptToolResult), and the SDK's schema work is skipped.
+   */
+  private standIn(method: string, result: Record<string, unknown>): Record<string, unknown> {
+    const list: unknown[] = [];
+    this.rawResults.set(list, result);
+    // Every other field as sent: a 2026-07-28 result also carries cache hints its schema requires.
+    return method === "tools/list" ? { ...result, tools: list } : { ...result, content: list };
+  }
+
+  /** The result the server sent, for a stand-in's list (`result.tools` or `result.content`). */
+  rawResult(list: unknown): Record<string, unknown> | undefined {
+    return list && typeof list === "object" ? this.rawResults.get(list) : undefined;
   }
 
   /** Hands one message to the client; says whether it was an answer (not a notification). */
@@ -161,6 +300,11 @@ export class CatalogTransport implements Transport {
       m.jsonrpc === "2.0" &&
       (typeof m.method === "string" || ("id" in m && ("result" in m || "error" in m)));
     if (!shaped) throw new NotJsonRpc(`Not a JSON-RPC 2.0 message: ${JSON.stringify(item)?.slice(0, 200)}`);
+    const method = "id" in m ? this.rawMethods.get(m.id as string | number) : undefined;
+    if (method && m.result && typeof m.result === "object" && !Array.isArray(m.result)) {
+      this.onmessage?.({ ...m, result: this.standIn(method, m.result as Record<string, unknown>) } as JSONRPCMessage);
+      return true;
+    }
     this.onmessage?.(m as JSONRPCMessage);
     return "id" in m && typeof m.method !== "string";
   }
@@ -173,7 +317,7 @@ export class CatalogTransport implements Transport {
     const decoder = DECODERS[encoding];
     if (!decoder && encoding !== "identity") {
       response.body.destroy();
-      throw new StreamableHTTPError(-1, `Unsupported content encoding: ${encoding.slice(0, 40)}`);
+      throw unusableAnswer(`Unsupported content encoding: ${encoding.slice(0, 40)}`);
     }
     const body: Readable = decoder
       ? (pipeline(response.body, decoder(), () => {}) as unknown as Readable)
@@ -251,7 +395,13 @@ export class CatalogTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.controller.abort();
     this.onclose?.();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 }

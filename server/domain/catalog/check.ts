@@ -68,7 +68,7 @@ export async function runCatalogCheck(
     // Read while the server answers the first requests; publication reuses it if still current.
     const snapshot = readCatalog(db, sourceId);
     const stager = new DefinitionStager(snapshot.then((s) => new Set(s?.tools.map((t) => t.definitionHash))));
-    const { tools, progress } = await listMcpCatalog({
+    const { tools, progress, protocolVersion } = await listMcpCatalog({
       url: source.url,
       headers,
       allowLinkLocal,
@@ -102,6 +102,7 @@ export async function runCatalogCheck(
           lastFailureCode: null,
           lastFailureMessage: null,
           lastFailureDetails: Prisma.DbNull,
+          ...(protocolVersion ? { protocolVersion } : {}),
         },
       });
     });

@@ -53,9 +53,18 @@ export function causeChain(error: unknown): unknown[] {
   return chain;
 }
 
+// Errors whose `code` is a system or network code (the SDK's own errors carry codes of their own).
+function networkCoded(error: unknown): unknown[] {
+  return causeChain(error).filter(
+    (e) =>
+      typeof (e as { code?: unknown }).code === "string" &&
+      !/^(SdkError|SdkHttpError|ProtocolError)$/.test((e as { name?: string }).name ?? ""),
+  );
+}
+
 /** The system or network error code in an error's causes (ECONNREFUSED, UND_ERR_SOCKET, …), if any. */
 export function systemCode(error: unknown): string | null {
-  const coded = causeChain(error).filter((e) => typeof (e as { code?: unknown }).code === "string");
+  const coded = networkCoded(error);
   return ((coded.at(-1) as { code?: string } | undefined)?.code as string | undefined) ?? null;
 }
 
@@ -65,7 +74,7 @@ export function systemCode(error: unknown): string | null {
  * of Quartermaster's or a library's internals; that one is logged instead.
  */
 export function unreachable(error: unknown, sentence: string): string {
-  const coded = causeChain(error).filter((e) => typeof (e as { code?: unknown }).code === "string");
+  const coded = networkCoded(error);
   const network = coded.at(-1) as (Error & { code: string }) | undefined;
   if (network) return `${sentence} (${network.code}): ${String(network.message).slice(0, 300)}`;
   log.warn({ err: error }, "a Source exchange failed without a network error");

@@ -5,22 +5,23 @@
  * runs, so a crashed instance's lease lapses within LEASE_MS; on the embedded database,
  * where one process holds the data, a start clears them at once (clearLeasesAtStart).
  */
-import { hostname } from "node:os";
 import { getDb } from "../../db";
-import { LIMITS } from "../../limits";
+import { INSTANCE_ID } from "../../instance";
+import { INSTANCE_LIMITS } from "../../limits";
 import { CHECK_INTERVALS } from "../sources/schemas";
 
 /**
  * How long a lease lasts unless renewed: how soon another instance takes over the Source
  * of one that died. A running check renews it every LEASE_RENEW_MS (a heartbeat), so a
  * check that waits for a lock or commits slowly keeps it; two heartbeats may be missed
- * (a busy event loop) before it lapses.
+ * (a busy event loop) before it lapses. Shorter than a check may run (CHECK_WALL_CLOCK_MS):
+ * the heartbeat, not the lease, covers a long check.
  */
-export const LEASE_MS = LIMITS.CHECK_WALL_CLOCK_MS.value;
+export const LEASE_MS = INSTANCE_LIMITS.CHECK_LEASE_MS.value;
 export const LEASE_RENEW_MS = LEASE_MS / 3;
 
 export const INTERRUPTED = "Interrupted: Quartermaster stopped while this check was running.";
-export const INSTANCE_ID = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+export { INSTANCE_ID };
 
 /** Claims up to `limit` MCP Connections whose check is due. */
 export async function claimDueSources(limit: number, now = new Date()): Promise<string[]> {
@@ -105,6 +106,21 @@ export async function releaseSource(id: string, nextCheckAt: Date | null): Promi
     where: { id, leaseOwner: INSTANCE_ID },
     data: { leaseUntil: null, leaseOwner: null, nextCheckAt },
   });
+}
+
+/**
+ * At shutdown, once this instance's checks have ended (or been cut off at the end of the
+ * grace period): lets go of any lease it still holds, without rescheduling, so a Source
+ * whose check was due stays due and another instance takes it at its next round instead
+ * of waiting for the lease to lapse.
+ */
+export async function releaseHeldLeases(): Promise<number> {
+  const db = await getDb();
+  const { count } = await db.source.updateMany({
+    where: { leaseOwner: INSTANCE_ID },
+    data: { leaseUntil: null, leaseOwner: null },
+  });
+  return count;
 }
 
 /**

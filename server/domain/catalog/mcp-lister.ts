@@ -4,11 +4,9 @@
  * and throws CheckFailure, abandoning the one page it had already asked for.
  */
 import { setMaxListeners } from "node:events";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { LIMITS } from "../../limits";
-import { NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
+import { AS_SENT, NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
 import { CheckFailure, fmt, fmtBytes } from "./failures";
 import { AddressBlocked, causeChain, systemCode, unreachable } from "./guarded-dispatcher";
 import { openSourceExchange, type SourceExchange } from "./source-exchange";
@@ -41,14 +39,9 @@ const DEFAULT_LIMITS = {
   responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
 };
 
-// The SDK's own result schema would refuse a whole page for one Tool whose schema a
-// model cannot take; such a Tool belongs in the catalog, marked, so pages are read
-// loosely and every Tool is judged by validateToolDefinition.
-const LoosePage = z.object({ tools: z.unknown(), nextCursor: z.unknown().optional() }).passthrough();
-
 export async function listMcpCatalog(
   options: ListOptions,
-): Promise<{ tools: PublishedTool[]; progress: ListProgress }> {
+): Promise<{ tools: PublishedTool[]; progress: ListProgress; protocolVersion?: string }> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const started = Date.now();
   const progress: ListProgress = { pages: 0, tools: 0, bytes: 0 };
@@ -92,7 +85,11 @@ export async function listMcpCatalog(
     const message = String((error as Error)?.message ?? error);
     if (error instanceof NotJsonRpc) {
       fail(new CheckFailure("CATALOG_MALFORMED_RESPONSE", message, { page: progress.pages + 1 }));
-    } else if (error instanceof SyntaxError || (error as { name?: string }).name === "ZodError") {
+    } else if (
+      error instanceof SyntaxError ||
+      (error as { name?: string }).name === "ZodError" ||
+      (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
+    ) {
       fail(
         new CheckFailure(
           "CATALOG_MALFORMED_RESPONSE",
@@ -123,7 +120,7 @@ export async function listMcpCatalog(
     const request = (cursor: string | undefined) => {
       const pending = client.request(
         { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-        LoosePage,
+        AS_SENT,
         { signal: controller.signal, timeout: remaining() },
       );
       // Awaited in turn below; until then a failure must not count as unhandled.
@@ -133,7 +130,11 @@ export async function listMcpCatalog(
     let next: ReturnType<typeof request> | undefined = request(undefined);
     while (next) {
       const page = progress.pages + 1;
-      const result = await next;
+      // The SDK's own result schema would refuse a whole page for one Tool whose schema a
+      // model cannot take; such a Tool belongs in the catalog, marked, so the page is read
+      // as the server sent it and every Tool is judged by validateToolDefinition.
+      const answer = await next;
+      const result = transport.rawResult(answer.tools) ?? answer;
       next = undefined;
       if (!Array.isArray(result.tools)) {
         throw new CheckFailure(
@@ -204,7 +205,7 @@ export async function listMcpCatalog(
       options.onPage?.(pageTools);
       await options.onProgress?.({ ...progress });
     }
-    return { tools, progress };
+    return { tools, progress, protocolVersion: client.getNegotiatedProtocolVersion() };
   } catch (error) {
     throw toCheckFailure(error, {
       transportFailure,
@@ -251,7 +252,7 @@ function toCheckFailure(
   const where = ctx.connected ? `while reading page ${page}` : "while connecting";
   const timedOut =
     (ctx.controller.signal.aborted && elapsed >= ctx.limits.wallClockMs - 50) ||
-    (error instanceof McpError && error.code === -32001);
+    (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout);
   if (timedOut) {
     return new CheckFailure(
       "CATALOG_TIMEOUT",
@@ -262,8 +263,10 @@ function toCheckFailure(
   for (const e of causeChain(error)) {
     if (e instanceof AddressBlocked) return addressBlocked(e);
   }
-  if (error instanceof StreamableHTTPError) {
-    const status = error.code ?? 0;
+  // Version negotiation wraps what the transport threw; the answer is inside.
+  const http = causeChain(error).find((e) => e instanceof SdkHttpError) as SdkHttpError | undefined;
+  if (http) {
+    const status = http.status ?? 0;
     if (status === 401 || status === 403) {
       return new CheckFailure(
         "CATALOG_UNAUTHORIZED",
@@ -280,11 +283,20 @@ function toCheckFailure(
     }
     return new CheckFailure(
       "CATALOG_MALFORMED_RESPONSE",
-      `The server's answer ${where} is not an MCP response: ${error.message.slice(0, 300)}`,
+      `The server's answer ${where} is not an MCP response: ${http.message.slice(0, 300)}`,
       { page },
     );
   }
-  if (error instanceof McpError) {
+  const unusable = causeChain(error).find(
+    (e) => e instanceof SdkError && e.code === SdkErrorCode.ClientHttpUnexpectedContent,
+  ) as SdkError | undefined;
+  if (unusable)
+    return new CheckFailure(
+      "CATALOG_MALFORMED_RESPONSE",
+      `The server's answer ${where} is not an MCP response: ${unusable.message.slice(0, 300)}`,
+      { page },
+    );
+  if (error instanceof ProtocolError) {
     return new CheckFailure(
       "CATALOG_REMOTE_ERROR",
       `The server answered ${where} with JSON-RPC error ${error.code}: ${error.message.slice(0, 300)}`,
@@ -292,9 +304,13 @@ function toCheckFailure(
     );
   }
   if (
-    error instanceof SyntaxError ||
-    error instanceof NotJsonRpc ||
-    (error as { name?: string })?.name === "ZodError"
+    causeChain(error).some(
+      (e) =>
+        e instanceof SyntaxError ||
+        e instanceof NotJsonRpc ||
+        (e as { name?: string })?.name === "ZodError" ||
+        (e instanceof SdkError && e.code === SdkErrorCode.InvalidResult),
+    )
   ) {
     return new CheckFailure("CATALOG_MALFORMED_RESPONSE", `The server's answer ${where} is not valid JSON-RPC.`, {
       page,

@@ -6,6 +6,7 @@
  */
 import { sweepSignInThrottle } from "../../auth/sign-in-throttle";
 import { getDb } from "../../db";
+import { INSTANCE_LIMITS } from "../../limits";
 import { log } from "../../log";
 import { sweepAbandonedCalls } from "../agent-tools/host-calls";
 import { recordBudgetSnapshots } from "../identities/budget-history";
@@ -17,7 +18,13 @@ import { claimDueSources, INTERRUPTED, LEASE_RENEW_MS, runLeased } from "./lease
 export interface Scheduler {
   /** Runs one round now (tests drive the scheduler with this instead of waiting). */
   tick(): Promise<void>;
-  stop(): Promise<void>;
+  /** Claims nothing more from now on; the checks running go on. */
+  pause(): void;
+  /**
+   * Claims nothing more, lets the running checks finish until `until` (epoch ms; default:
+   * now), then interrupts the rest; each releases its lease as it ends.
+   */
+  stop(until?: number): Promise<void>;
 }
 
 /**
@@ -50,7 +57,7 @@ const DEFINITION_SWEEP_EVERY_MS = 10 * 60_000;
 const BUDGET_SNAPSHOT_EVERY_MS = 60_000;
 
 export function startScheduler(options: { intervalMs?: number; concurrency?: number } = {}): Scheduler {
-  const intervalMs = options.intervalMs ?? 5_000;
+  const intervalMs = options.intervalMs ?? INSTANCE_LIMITS.SCHEDULER_ROUND_MS.value;
   const concurrency = options.concurrency ?? 2;
   let lastSweep = 0;
   let lastSnapshot = 0;
@@ -118,12 +125,29 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
       await tick();
       await Promise.all([...running.values()].map((r) => r.done));
     },
-    async stop() {
+    pause() {
+      stopped = true;
+      clearInterval(timer);
+    },
+    async stop(until = Date.now()) {
       stopped = true;
       clearInterval(timer);
       await ticking;
+      const all = () => Promise.all([...running.values()].map((r) => r.done));
+      const left = until - Date.now();
+      if (running.size && left > 0) {
+        log.info(
+          { checks: running.size, waitSeconds: Math.round(left / 1000) },
+          "letting the running catalog checks finish",
+        );
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([all(), new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+        clearTimeout(timer);
+      }
+      if (running.size)
+        log.warn({ checks: running.size }, "grace period over: interrupting the catalog checks still running");
       for (const r of running.values()) r.controller.abort(new Error("Interrupted: Quartermaster was shutting down."));
-      await Promise.all([...running.values()].map((r) => r.done));
+      await all();
     },
   };
 }

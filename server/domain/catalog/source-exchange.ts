@@ -5,7 +5,7 @@
  * too, before anything connects: the dispatcher's resolver never sees a literal.
  */
 import { isIP } from "node:net";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/client";
 import { blockedAddressReason } from "../sources/url-policy";
 import { CatalogTransport } from "./catalog-transport";
 import { AddressBlocked, guardedDispatcher } from "./guarded-dispatcher";
@@ -17,6 +17,15 @@ export interface SourceExchange {
   controller: AbortController;
   /** Ends the session, the client and the connections; never throws. */
   close(): Promise<void>;
+}
+
+/**
+ * A client that reaches a Source of any revision: it probes with server/discover
+ * (2026-07-28) and falls back to initialize (2025 revisions) unless told the answer by
+ * `connect(transport, { prior })` — see protocol-revision.ts.
+ */
+export function newSourceClient(name: string): Client {
+  return new Client({ name, version: "1" }, { capabilities: {}, versionNegotiation: { mode: "auto" } });
 }
 
 /** Throws AddressBlocked for a blocked IP-literal URL, before anything is opened. */
@@ -46,7 +55,7 @@ export function openSourceExchange(options: {
     signal: controller.signal,
     responseBytes: options.responseBytes,
   });
-  const client = new Client({ name: options.clientName, version: "1" }, { capabilities: {} });
+  const client = newSourceClient(options.clientName);
   return {
     client,
     transport,

@@ -4,13 +4,17 @@
  * vector leg is on, embedding memories written since the last round.
  */
 import { getDb } from "../../db";
+import { INSTANCE_ID } from "../../instance";
+import { INSTANCE_LIMITS } from "../../limits";
 import { log } from "../../log";
-import { INSTANCE_ID } from "../catalog/lease";
 import { consolidateScope } from "./consolidator";
 import { embeddingsProvider, embedPending } from "./embeddings";
 
-/** A pass over 100,000 memories takes well under a minute; a lease several times that. */
-const LEASE_MS = 10 * 60_000;
+/**
+ * Short and renewed by a heartbeat while the pass runs, so the scopes of an instance that
+ * died are taken up by another within a minute.
+ */
+const LEASE_MS = INSTANCE_LIMITS.MEMORY_LEASE_MS.value;
 
 export async function claimDueScopes(limit: number, now = new Date()): Promise<string[]> {
   const db = await getDb();
@@ -31,11 +35,21 @@ export async function claimDueScopes(limit: number, now = new Date()): Promise<s
 
 async function consolidateClaimed(scopeId: string): Promise<void> {
   const db = await getDb();
+  const heartbeat = setInterval(() => {
+    db.scope
+      .updateMany({
+        where: { id: scopeId, leaseOwner: INSTANCE_ID },
+        data: { leaseUntil: new Date(Date.now() + LEASE_MS) },
+      })
+      .catch(() => {}); // the next beat tries again
+  }, LEASE_MS / 3);
+  heartbeat.unref();
   try {
     await consolidateScope(scopeId);
   } catch (error) {
     log.error({ err: error, scopeId }, "scheduled consolidator pass broke");
   } finally {
+    clearInterval(heartbeat);
     const scope = await db.scope.findUnique({ where: { id: scopeId }, select: { consolidateEverySeconds: true } });
     await db.scope.updateMany({
       where: { id: scopeId, leaseOwner: INSTANCE_ID },
@@ -62,7 +76,8 @@ export async function memoryRound(): Promise<void> {
 
 export interface MemoryScheduler {
   tick(): Promise<void>;
-  stop(): Promise<void>;
+  /** Starts no more rounds; waits for the one running until `until` (epoch ms), then lets go of its scopes. */
+  stop(until?: number): Promise<void>;
 }
 
 export function startMemoryScheduler(intervalMs = 30_000): MemoryScheduler {
@@ -81,10 +96,26 @@ export function startMemoryScheduler(intervalMs = 30_000): MemoryScheduler {
   timer.unref();
   return {
     tick: round,
-    async stop() {
+    async stop(until = Number.POSITIVE_INFINITY) {
       stopped = true;
       clearInterval(timer);
-      await ticking;
+      if (!ticking) return;
+      if (!Number.isFinite(until)) return void (await ticking);
+      let cutOff: NodeJS.Timeout | undefined;
+      const late = Symbol("late");
+      const outcome = await Promise.race([
+        ticking,
+        new Promise((resolve) => {
+          cutOff = setTimeout(() => resolve(late), Math.max(0, until - Date.now()));
+        }),
+      ]);
+      clearTimeout(cutOff);
+      if (outcome === late) {
+        // The pass is cut off with the process; its scopes are due again for another instance.
+        const db = await getDb();
+        await db.scope.updateMany({ where: { leaseOwner: INSTANCE_ID }, data: { leaseUntil: null, leaseOwner: null } });
+        log.warn("grace period over: left a consolidator pass unfinished for another instance");
+      }
     },
   };
 }

@@ -119,10 +119,35 @@ export const ZSearchInput = z
     limit: z.number().int().min(1).max(LIMITS.SEARCH_RESULTS.value).default(10),
     /** How much of each body to return; longer bodies are cut and marked truncated. */
     bodyChars: z.number().int().min(0).max(LIMITS.SEARCH_BODY_CHARS.value).default(500),
-    offset: z.number().int().min(0).max(10_000).default(0),
+    offset: z.number().int().min(0).max(1_000_000).default(0),
+    /** An offset cursor (a previous answer's nextCursor); takes the place of offset. */
+    cursor: z.string().max(20).optional(),
   })
   .refine((v) => !v.from || !v.to || v.from < v.to, { message: "from must be before to", path: ["from"] });
 export type TSearchInput = z.input<typeof ZSearchInput>;
+
+/**
+ * The console's list of a scope's memories (memories.list): the search's filters, paged by
+ * offset cursor in blocks as long as a list page (the console asks for 200 at a time).
+ */
+export const ZListMemoriesInput = z
+  .object({
+    scopeId: id("scopeId"),
+    query: z
+      .string()
+      .max(LIMITS.SEARCH_QUERY_CHARS.value, `query may be at most ${LIMITS.SEARCH_QUERY_CHARS.value} characters`)
+      .default(""),
+    threadId: id("threadId").optional(),
+    kinds: z.array(ZMemoryKind).max(MEMORY_KINDS.length).optional(),
+    tags: ZTags.optional(),
+    from: z.coerce.date().optional(),
+    to: z.coerce.date().optional(),
+    includeSuperseded: z.boolean().default(false),
+    cursor: z.string().max(20).optional(),
+    limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(200),
+  })
+  .refine((v) => !v.from || !v.to || v.from < v.to, { message: "from must be before to", path: ["from"] });
+export type TListMemoriesInput = z.input<typeof ZListMemoriesInput>;
 
 export const ZListFactsInput = z
   .object({

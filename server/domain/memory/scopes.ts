@@ -155,6 +155,19 @@ export async function listScopes(actor: Actor) {
   }));
 }
 
+/**
+ * The scope's list version: it moves with every write to the scope's memories, threads,
+ * thread memberships and proposals (database triggers), so a console list polls this one
+ * value and refetches its rows only when it moved (docs/decisions/0022-memory-lists.md).
+ */
+export async function getScopeVersion(actor: Actor, raw: unknown) {
+  const { scopeId } = parseInput(ZScopeIdInput, raw);
+  await requireScope(actor, scopeId, "read");
+  const db = await getDb();
+  const scope = await db.scope.findUniqueOrThrow({ where: { id: scopeId }, select: { listVersion: true } });
+  return { scopeId, version: scope.listVersion.toString() };
+}
+
 export async function getScope(actor: Actor, raw: unknown) {
   const { scopeId } = parseInput(ZScopeIdInput, raw);
   await requireScope(actor, scopeId, "read");

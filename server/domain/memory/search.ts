@@ -13,10 +13,11 @@
  */
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
+import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
 import { requireScope } from "./access";
 import { vectorHits } from "./embeddings";
-import { type TSearchInput, ZSearchInput } from "./schemas";
+import { type TListMemoriesInput, type TSearchInput, ZListMemoriesInput, ZSearchInput } from "./schemas";
 import { QUESTION_STEMS, searchText, type TimeRange, tsqueryLiteral } from "./search-query";
 import { truncate } from "./text";
 import type { MemoryState } from "./threads";
@@ -73,8 +74,16 @@ export interface SearchResult {
   scope: { id: string; name: string };
   query: string;
   hits: SearchHit[];
-  /** Memories that matched the query (or the filters, for an empty query). */
+  /**
+   * Hits there are to page through: every memory matching the filters for an empty query;
+   * for a query, the ranked candidates (the best of the matches, their episode neighbours
+   * and spelling matches), which may be fewer than `matched`.
+   */
   total: number;
+  /** Memories that matched the query's words or spelling (or the filters, for an empty query). */
+  matched: number;
+  /** An offset cursor for the hits after these, or null after the last. */
+  nextCursor: string | null;
   /** The date the query named, used as a signal. */
   time: TimeRange | null;
 }
@@ -88,13 +97,18 @@ interface Candidate {
   vector: number;
 }
 
+type SearchFilters = Pick<
+  ReturnType<typeof ZSearchInput.parse>,
+  "scopeId" | "query" | "threadId" | "kinds" | "tags" | "from" | "to" | "includeSuperseded"
+>;
+
 /** Parameters and WHERE of the filters, shared by every statement of one search. */
 export class Filters {
   private constructor(
     readonly params: unknown[],
     readonly where: string[],
   ) {}
-  static of(scopeId: string, input: ReturnType<typeof ZSearchInput.parse>): Filters {
+  static of(scopeId: string, input: SearchFilters): Filters {
     const f = new Filters([], []);
     f.where.push(`m."scopeId" = ${f.arg(scopeId)}`, `m."erasedAt" IS NULL`);
     if (!input.includeSuperseded) f.where.push(`m."supersededById" IS NULL`, `m."discardedAt" IS NULL`);
@@ -358,6 +372,40 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
 export async function searchMemories(actor: Actor, raw: TSearchInput | unknown): Promise<SearchResult> {
   const input = parseInput(ZSearchInput, raw);
+  const offset = input.cursor ? decodeOffsetCursor(input.cursor) : input.offset;
+  return search(actor, input, { offset, limit: input.limit, fillTo: offset + input.limit, bodyChars: input.bodyChars });
+}
+
+/** Characters of each body a console list row shows (one line of it). */
+export const LIST_BODY_CHARS = 240;
+
+/**
+ * The console's list of a scope's memories: the search's filters and ranking, paged by
+ * offset cursor. Spelling matches fill the ranking up to a fixed number of candidates
+ * (not up to the page asked for, as a search does), so every block of one list is cut
+ * from the same ranking and `total` is the same in each.
+ */
+export async function listMemories(actor: Actor, raw: TListMemoriesInput | unknown) {
+  const input = parseInput(ZListMemoriesInput, raw);
+  const offset = decodeOffsetCursor(input.cursor);
+  const { hits, ...rest } = await search(actor, input, {
+    offset,
+    limit: input.limit,
+    fillTo: RANKING.candidates,
+    bodyChars: LIST_BODY_CHARS,
+  });
+  return { ...rest, items: hits };
+}
+
+interface SearchPage {
+  offset: number;
+  limit: number;
+  /** Spelling-only matches are looked for while the ranking holds fewer candidates than this. */
+  fillTo: number;
+  bodyChars: number;
+}
+
+async function search(actor: Actor, input: SearchFilters, page: SearchPage): Promise<SearchResult> {
   const scope = await requireScope(actor, input.scopeId, "read");
   const filters = Filters.of(scope.id, input);
   const query = input.query.trim();
@@ -365,14 +413,16 @@ export async function searchMemories(actor: Actor, raw: TSearchInput | unknown):
 
   let ranked: Scored[];
   let total: number;
+  let matched: number;
   let time: TimeRange | null = null;
   if (!query) {
     const rows = await db.$queryRawUnsafe<{ id: string; total: bigint }[]>(
       `SELECT m.id, count(*) OVER () AS total FROM memory m WHERE ${filters.sql()}
-        ORDER BY m."occurredAt" DESC, m.seq DESC OFFSET ${input.offset} LIMIT ${input.limit}`,
+        ORDER BY m."occurredAt" DESC, m.seq DESC OFFSET ${page.offset} LIMIT ${page.limit}`,
       ...filters.params,
     );
-    total = Number(rows[0]?.total ?? (input.offset ? await countAll(filters) : 0));
+    total = Number(rows[0]?.total ?? (page.offset ? await countAll(filters) : 0));
+    matched = total;
     ranked = rows.map((r) => ({
       id: r.id,
       score: 0,
@@ -387,19 +437,19 @@ export async function searchMemories(actor: Actor, raw: TSearchInput | unknown):
       vectorHits(filters, query, RANKING.candidates),
     ]);
     let candidates = lexical.rows;
-    total = lexical.total;
+    matched = lexical.total;
     // An opposite direction means unrelated, not worse than unrelated.
     for (const v of vectors.filter((x) => x.similarity > 0)) {
       const known = candidates.find((c) => c.id === v.id);
       if (known) known.vector = v.similarity;
       else candidates.push({ ...v, fulltext: 0, trigram: 0, vector: v.similarity });
     }
-    if (candidates.length < input.offset + input.limit) {
-      const extra = await trigramOnly(filters, query, input.offset + input.limit);
+    if (candidates.length < page.fillTo) {
+      const extra = await trigramOnly(filters, query, page.fillTo);
       const seen = new Set(candidates.map((c) => c.id));
       const fresh = extra.filter((c) => !seen.has(c.id));
       candidates = [...candidates, ...fresh];
-      total += fresh.length;
+      matched += fresh.length;
     }
     // Lexical and trigram-only candidates came with theirs; the vector leg's finds need one.
     const sims = await trigramScores(
@@ -412,9 +462,9 @@ export async function searchMemories(actor: Actor, raw: TSearchInput | unknown):
       .slice(0, RANKING.contextSeeds)
       .map((c) => c.id);
     const neighbours = await episodeNeighbours(filters, seeds);
-    ranked = fuse(candidates, neighbours, time)
-      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
-      .slice(input.offset, input.offset + input.limit);
+    const all = fuse(candidates, neighbours, time).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    total = all.length;
+    ranked = all.slice(page.offset, page.offset + page.limit);
   }
 
   const rows = ranked.length
@@ -440,7 +490,7 @@ export async function searchMemories(actor: Actor, raw: TSearchInput | unknown):
   const hits = ranked.flatMap((r): SearchHit[] => {
     const m = byId.get(r.id);
     if (!m) return [];
-    const { text, truncated } = truncate(m.body ?? "", input.bodyChars);
+    const { text, truncated } = truncate(m.body ?? "", page.bodyChars);
     return [
       {
         id: m.id,
@@ -466,7 +516,7 @@ export async function searchMemories(actor: Actor, raw: TSearchInput | unknown):
       },
     ];
   });
-  return { scope, query, hits, total, time };
+  return { scope, query, hits, total, matched, nextCursor: nextOffsetCursor(page.offset, ranked.length, total), time };
 }
 
 async function countAll(filters: Filters): Promise<number> {

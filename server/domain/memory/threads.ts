@@ -241,6 +241,17 @@ export async function getThread(actor: Actor, raw: unknown) {
   return { ...thread, ...(await threadIndex(thread.id, input)) };
 }
 
+/**
+ * A thread's members as a list the console scrolls in blocks (threads.members): pinned
+ * first (newest pin first), then by when they happened, newest first, then in write order.
+ */
+export async function listThreadMembers(actor: Actor, raw: unknown) {
+  const input = parseInput(ZThreadMembersListInput, raw);
+  const thread = await requireThread(actor, input.threadId, "read");
+  const index = await threadIndex(thread.id, input);
+  return { items: index.members, total: index.memberCount, nextCursor: index.nextCursor };
+}
+
 /** A thread's index by name within a scope (the qm://thread/{name} resource). */
 export async function getThreadByName(actor: Actor, scopeId: string, name: string) {
   const scope = await requireScope(actor, scopeId, "read");
@@ -257,7 +268,13 @@ async function threadIndex(threadId: string, page: { cursor?: string; limit: num
   const [rows, total, pinnedCount] = await Promise.all([
     db.threadMember.findMany({
       where: { threadId },
-      orderBy: [{ pinnedAt: { sort: "desc", nulls: "last" } }, { memory: { occurredAt: "desc" } }, { memoryId: "asc" }],
+      // Memories sharing a time in write order, newest first, as the memory list has them.
+      orderBy: [
+        { pinnedAt: { sort: "desc", nulls: "last" } },
+        { memory: { occurredAt: "desc" } },
+        { memory: { seq: "desc" } },
+        { memoryId: "asc" },
+      ],
       skip: offset,
       take: page.limit,
       select: {

@@ -6,6 +6,7 @@ import { LIMITS } from "../../limits";
 import { hashToken, newToken, tokenPrefix } from "../../tokens";
 import { recordAudit } from "../audit/record";
 import { recordSourceWideChange } from "../catalog/changes";
+import { closeSourceSessions } from "../catalog/source-sessions";
 import { identityTotals, makeBudget, stateOf } from "../identities/budget";
 import { parseInput } from "../validation";
 import { sealHeaders } from "./headers";
@@ -194,6 +195,10 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
     }
     return row;
   });
+  // Pooled sessions were opened with the old address and headers, or for a Source now paused.
+  // (Other instances' sessions stop matching by their key, or fall to the idle timeout.)
+  if (input.url !== undefined || input.headers !== undefined || input.paused !== undefined)
+    closeSourceSessions(input.id);
   // Outside the transaction: on the embedded database a query beside an open transaction would wait for it.
   return withIdentities(updated, await identityStats([updated]));
 }
@@ -248,6 +253,7 @@ export async function deleteSource(actor: Actor, raw: { id: string }) {
     },
     { timeout: 60_000 },
   );
+  closeSourceSessions(id);
 }
 
 export async function getSource(actor: Actor, raw: { id: string }) {

@@ -26,6 +26,7 @@ export const SOURCE_PUBLIC = {
   modelFacingBytes: true,
   definitionBytes: true,
   nextCheckAt: true,
+  protocolVersion: true,
   leaseUntil: true,
   createdAt: true,
   updatedAt: true,

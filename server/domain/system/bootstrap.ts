@@ -1,6 +1,6 @@
 import { env } from "@/env";
 import { database } from "../../db";
-import { applyMigrations } from "../../db/schema-engine";
+import { migrateDatabase } from "../../db/migrate";
 import { log } from "../../log";
 import { ensureBootstrapApiKey } from "../api-keys/api-keys";
 import { clearLeasesAtStart } from "../catalog/lease";
@@ -8,7 +8,8 @@ import { resealLegacyHeaders } from "../sources/headers";
 import { ensureAdmin } from "../users/users";
 
 /**
- * What every start does before serving: apply committed migrations, let go of what a
+ * What every start does before serving: apply committed migrations (queued behind any
+ * other instance applying them, refused if the database is newer than this code), let go of what a
  * crashed process left held (embedded database only), bind saved headers to their Source,
  * then make sure the bootstrap admin and API key from the environment exist.
  * Returns whether the database was empty before (first run).
@@ -19,7 +20,10 @@ export async function prepareDatabase(): Promise<{ firstRun: boolean; applied: s
     .$queryRawUnsafe<{ n: bigint }[]>("SELECT count(*) AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL")
     .then((r) => Number(r[0]?.n ?? 0))
     .catch(() => 0);
-  const applied = await applyMigrations(opened.adapterFactory);
+  const { applied } = await migrateDatabase(opened, {
+    url: env.DATABASE_URL,
+    waitMs: env.QM_MIGRATION_WAIT_SECONDS * 1000,
+  });
   if (applied.length) log.info({ applied }, "migrations applied");
   if (opened.kind === "embedded") {
     const cleared = await clearLeasesAtStart();

@@ -22,6 +22,7 @@ import {
   ZIdentityGrantsInput,
   ZImportInput,
   ZListFactsInput,
+  ZListMemoriesInput,
   ZListProposalsInput,
   ZListThreadsInput,
   ZMemoryIdInput,
@@ -41,6 +42,7 @@ import {
   createScope,
   deleteScope,
   getScope,
+  getScopeVersion,
   grantScope,
   listIdentityGrants,
   listScopeGrants,
@@ -48,13 +50,14 @@ import {
   revokeScope,
   updateScope,
 } from "../../domain/memory/scopes";
-import { searchMemories } from "../../domain/memory/search";
+import { listMemories, searchMemories } from "../../domain/memory/search";
 import {
   addThreadMembers,
   archiveThread,
   createThread,
   deleteThread,
   getThread,
+  listThreadMembers,
   listThreads,
   pinThreadMember,
   removeThreadMembers,
@@ -69,6 +72,9 @@ export const scopesRouter = router({
   get: procedure("viewer")
     .input(ZScopeIdInput)
     .query(({ ctx, input }) => getScope(ctx.actor, input)),
+  version: procedure("viewer")
+    .input(ZScopeIdInput)
+    .query(({ ctx, input }) => getScopeVersion(ctx.actor, input)),
   create: procedure("curator")
     .input(ZCreateScopeInput)
     .mutation(({ ctx, input }) => createScope(ctx.actor, input)),
@@ -111,6 +117,9 @@ export const memoriesRouter = router({
   search: procedure("viewer")
     .input(ZSearchInput)
     .query(({ ctx, input }) => searchMemories(ctx.actor, input)),
+  list: procedure("viewer")
+    .input(ZListMemoriesInput)
+    .query(({ ctx, input }) => listMemories(ctx.actor, input)),
   supersede: procedure("curator")
     .input(ZSupersedeInput)
     .mutation(({ ctx, input }) => supersedeMemory(ctx.actor, input)),
@@ -132,6 +141,9 @@ export const threadsRouter = router({
   get: procedure("viewer")
     .input(ZThreadMembersListInput)
     .query(({ ctx, input }) => getThread(ctx.actor, input)),
+  members: procedure("viewer")
+    .input(ZThreadMembersListInput)
+    .query(({ ctx, input }) => listThreadMembers(ctx.actor, input)),
   create: procedure("curator")
     .input(ZCreateThreadInput)
     .mutation(({ ctx, input }) => createThread(ctx.actor, input)),
