@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -17,6 +18,7 @@ import { COMPATIBILITY_LABELS } from "@/server/domain/catalog/compatibility";
 import { CompatibilityBadge } from "./compatibility-badge";
 import { KIND_LABELS } from "./labels";
 import { ToolArguments } from "./tool-arguments";
+import { TryTool } from "./try-tool";
 import type { ToolDetailView } from "./types";
 
 const HINTS: Record<string, string> = {
@@ -62,6 +64,7 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
     tool.annotations && typeof tool.annotations === "object" ? (tool.annotations as Record<string, unknown>) : {},
   ).filter(([k, v]) => k in HINTS && v === true);
   const heldBy = holdersOf(tool);
+  const canTry = useCan("operator");
 
   return (
     <>
@@ -178,6 +181,8 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
             )}
           </Section>
         )}
+        {canTry && <TryTool tool={tool} />}
+
         <Section title="Description">
           {tool.description ? (
             <p className="whitespace-pre-wrap break-words text-sm">{tool.description}</p>

@@ -151,3 +151,77 @@ describe("budget history", () => {
     expect(history[0]?.at.getTime()).toBeLessThanOrEqual(history[2]?.at.getTime() ?? 0);
   });
 });
+
+describe("trying a Tool from the console", () => {
+  it("calls it as an identity through the /mcp path, returns the exchange, asks before a destructive one, and records it", async () => {
+    const server = await startSdkServer({
+      catalog: () => [simpleTool("lookup"), simpleTool("wipe", { annotations: { destructiveHint: true } })],
+      onCall: (name, args) => ({
+        content: [
+          { type: "text", text: `${name} saw ${String(args.query)}` },
+          { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+        ],
+        structuredContent: { echoed: args.query },
+      }),
+    });
+    servers.push(server);
+    const { api, source } = await connectionTo(server.url);
+    expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+    const holder = await api.identities.create({ name: `try-holder-${Date.now()}` });
+    const stranger = await api.identities.create({ name: `try-stranger-${Date.now()}` });
+    await api.identities.assignSource({ identityId: holder.id, sourceId: source.id });
+    const tools = (await api.catalog.listTools({ sourceId: source.id })).items;
+    const lookup = tools.find((t) => t.nativeName === "lookup");
+    const wipe = tools.find((t) => t.nativeName === "wipe");
+    if (!lookup || !wipe) throw new Error("tools missing");
+
+    const answer = await api.catalog.tryTool({ toolId: lookup.id, identityId: holder.id, arguments: { query: "A-1" } });
+    expect(answer.request).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: lookup.modelFacingName, arguments: { query: "A-1" } },
+    });
+    expect(answer.response).toMatchObject({
+      result: {
+        content: [
+          { type: "text", text: "lookup saw A-1" },
+          { type: "image", mimeType: "image/png" },
+        ],
+        structuredContent: { echoed: "A-1" },
+      },
+    });
+
+    // An identity that does not hold the Tool is refused as /mcp refuses it.
+    const refused = await api.catalog.tryTool({
+      toolId: lookup.id,
+      identityId: stranger.id,
+      arguments: { query: "x" },
+    });
+    expect(refused.response).toMatchObject({ error: { code: -32602, data: { code: "NOT_FOUND" } } });
+
+    // A destructive Tool is called only once confirmed.
+    await expect(
+      api.catalog.tryTool({ toolId: wipe.id, identityId: holder.id, arguments: { query: "all" } }),
+    ).rejects.toThrow(/confirm/);
+    const confirmed = await api.catalog.tryTool({
+      toolId: wipe.id,
+      identityId: holder.id,
+      arguments: { query: "all" },
+      confirmed: true,
+    });
+    expect(confirmed.response).toMatchObject({ result: { content: [{ text: "wipe saw all" }, { type: "image" }] } });
+
+    const audit = await api.audit.list({ action: "tool.try", targetId: lookup.id });
+    // Newest first: the first call is the last row.
+    expect(audit.items.at(-1)?.details).toMatchObject({
+      identityId: holder.id,
+      argumentNames: ["query"],
+      outcome: "succeeded",
+    });
+    expect(JSON.stringify(audit.items)).not.toContain("A-1");
+
+    const viewer = callerFor((await makeUser("viewer")).actor);
+    await expect(viewer.catalog.tryTool({ toolId: lookup.id, identityId: holder.id, arguments: {} })).rejects.toThrow();
+  });
+});
