@@ -170,3 +170,38 @@ test("an operator tests a Connection before adding it, lands on its first check 
   await expect(assign).toBeHidden();
   await expect(page.getByTestId("used-by")).toContainText("Support agent (demo)");
 });
+
+test("an operator tries a Tool as an identity and sees its result and the JSON-RPC exchange", async ({ page }) => {
+  const get = async <T>(procedure: string, input: unknown): Promise<T> => {
+    const res = await page.request.get(
+      `/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
+    );
+    return (await res.json()).result.data.json as T;
+  };
+  const sources = await get<{ id: string; name: string }[]>("sources.list", {});
+  const everything = sources.find((s) => s.name === "Everything (demo)");
+  const tools = await get<{ items: { id: string; nativeName: string }[] }>("catalog.listTools", {
+    sourceId: everything?.id,
+    search: "echo",
+  });
+  const echo = tools.items.find((t) => t.nativeName === "echo");
+  expect(echo).toBeTruthy();
+
+  await page.goto(`/tools/catalog/${echo?.id}`);
+  const panel = page.getByTestId("try-tool");
+  const as = panel.getByLabel("As Agent Identity");
+  const research = await as.locator("option", { hasText: "Research agent (demo)" }).getAttribute("value");
+  await as.selectOption(research ?? "");
+  await panel.getByLabel(/^message/).fill("hello from the console");
+  await panel.getByRole("button", { name: "Call Tool" }).click();
+  const result = panel.getByTestId("try-result");
+  await expect(result.getByTestId("result-blocks")).toContainText("hello from the console");
+  await expect(result).toContainText("Research agent (demo)");
+  const exchange = result.getByTestId("try-exchange");
+  await expect(exchange).toContainText('"method": "tools/call"');
+  await expect(exchange).toContainText('"result"');
+
+  // The call is recorded.
+  await page.goto("/settings/audit-log?action=tool.try");
+  await expect(page.getByTestId("audit-row").first()).toContainText("echo");
+});
