@@ -77,13 +77,20 @@ test("no page is wider than a 390 px phone screen, and the navigation folds behi
       viewport: window.innerWidth,
       widest: [...document.querySelectorAll("body *")]
         .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-        .filter((el) => !el.closest("[data-scrolls]") && getComputedStyle(el).position !== "fixed")
+        // What a scrolling frame clips does not widen the page: name only what sticks out.
+        .filter((el) => {
+          for (let a = el.parentElement; a; a = a.parentElement) {
+            if (["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX)) return false;
+          }
+          return getComputedStyle(el).position !== "fixed";
+        })
         .slice(0, 3)
         .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)}`),
     }));
-    expect(widths.page, `${p.href} is ${widths.page} px wide: ${widths.widest.join(", ")}`).toBeLessThanOrEqual(
-      widths.viewport,
-    );
+    // Soft: one run names every page that is too wide, not just the first.
+    expect
+      .soft(widths.page, `${p.href} is ${widths.page} px wide: ${widths.widest.join(", ")}`)
+      .toBeLessThanOrEqual(widths.viewport);
     await saveScreenshot(page, `390-${p.name}`);
   }
 
