@@ -181,7 +181,8 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
             )}
           </Section>
         )}
-        {canTry && <TryTool tool={tool} />}
+        {/* A Tool no model is offered cannot be called as an agent; the callout above says why. */}
+        {canTry && tool.modelFacingName && <TryTool tool={tool} />}
 
         <Section title="Description">
           {tool.description ? (

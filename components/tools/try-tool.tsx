@@ -38,17 +38,18 @@ export function TryTool({ tool }: { tool: ToolDetailView }) {
   const call = useMutation(trpc.catalog.tryTool.mutationOptions({ onSettled: () => setConfirming(null) }));
   const destructive = (tool.annotations as { destructiveHint?: unknown } | null)?.destructiveHint === true;
 
-  if (!tool.modelFacingName)
-    return <p className="text-sm text-muted">A model is not offered this Tool, so it cannot be tried as an agent.</p>;
   if (holders.length === 0)
     return (
-      <p className="text-sm text-muted">
-        No Agent Identity holds this Tool yet: assign{" "}
-        <Link href={`/tools/sources/${tool.sourceId}`} className="text-accent underline">
-          its Source
-        </Link>{" "}
-        to one, then try it as that identity.
-      </p>
+      <Card data-testid="try-tool">
+        <CardHeader title="Try this Tool" />
+        <p className="p-4 text-sm text-muted">
+          No Agent Identity holds this Tool yet: assign{" "}
+          <Link href={`/tools/sources/${tool.sourceId}`} className="text-accent underline">
+            its Source
+          </Link>{" "}
+          to one, then try it as that identity.
+        </p>
+      </Card>
     );
 
   function submit(e: FormEvent<HTMLFormElement>) {

@@ -26,6 +26,13 @@ const W = 640;
 const H = 160;
 const PAD = { left: 56, right: 12, top: 12, bottom: 24 };
 
+/** Within a day and a half the time tells points apart; beyond it, the date. */
+function axisLabel(at: Date, spanMs: number): string {
+  return spanMs < 36 * 3_600_000
+    ? at.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
+    : at.toLocaleDateString();
+}
+
 function niceMax(max: number): number {
   if (max <= 0) return 1;
   const step = 10 ** Math.floor(Math.log10(max));
@@ -149,10 +156,10 @@ export function LineChart({
             ),
           )}
           <text x={PAD.left} y={H - 6} fontSize="11" fill="var(--fg-muted)">
-            {points[0]?.at.toLocaleDateString()}
+            {points[0] && axisLabel(points[0].at, t1 - t0)}
           </text>
           <text x={W - PAD.right} y={H - 6} textAnchor="end" fontSize="11" fill="var(--fg-muted)">
-            {points.at(-1)?.at.toLocaleDateString()}
+            {points.at(-1) && axisLabel((points.at(-1) as ChartPoint).at, t1 - t0)}
           </text>
         </svg>
       )}

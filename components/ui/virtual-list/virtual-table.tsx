@@ -108,7 +108,7 @@ export function VirtualTable<T>({
         fitRows ? { height: Math.min(Math.max(list.total, 1), fitRows) * rowHeight + 36 + 2 } : undefined
       }
       className={cn(
-        "overflow-auto overscroll-contain rounded-lg border border-border bg-surface transition-opacity [overflow-anchor:none]",
+        "relative overflow-auto overscroll-contain rounded-lg border border-border bg-surface transition-opacity [overflow-anchor:none]",
         list.stale && "opacity-60",
         !fitRows && className,
       )}
