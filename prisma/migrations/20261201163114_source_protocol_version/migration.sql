@@ -1,2 +1,2 @@
--- The MCP revision each Source last spoke (shown in the console; calls connect with it).
+-- The MCP revision each Source last spoke (shown in the console, and calls connect with it).
 ALTER TABLE "source" ADD COLUMN     "protocolVersion" TEXT;
