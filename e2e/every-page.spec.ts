@@ -1,8 +1,7 @@
 /**
  * Every console page, as a new user meets it: no serious accessibility violation in the
  * light or the dark theme, and nothing wider than a 390 px phone screen. Each view is
- * saved as a screenshot (e2e-artifacts/screenshots/); the README's image is one of them
- * (`npm run readme:image` copies it).
+ * saved as a screenshot (e2e-artifacts/screenshots/).
  */
 
 import type { Page } from "@playwright/test";
@@ -59,11 +58,6 @@ test("every page has no serious accessibility violation, in the light and the da
       await saveScreenshot(page, `${scheme}-${p.name}`);
     }
   }
-  // The README's image: the catalog as a new user first sees it, in the light theme.
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await settled(page, "/tools/catalog");
-  await page.screenshot({ path: "e2e-artifacts/screenshots/readme-console.png" });
 });
 
 test("no page is wider than a 390 px phone screen, and the navigation folds behind a Menu button", async ({ page }) => {
