@@ -89,6 +89,14 @@ const schema = z.object({
   QM_EMBEDDINGS_MODEL: z.string().min(1).default("text-embedding-3-small"),
   QM_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   QM_EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(256),
+  /**
+   * OpenTelemetry: send traces over OTLP/HTTP to this collector (its base URL; spans go to
+   * {url}/v1/traces). Unset: tracing is off and costs nothing.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url("OTEL_EXPORTER_OTLP_ENDPOINT must be a URL, e.g. http://127.0.0.1:4318")
+    .optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default("quartermaster"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

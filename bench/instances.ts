@@ -9,6 +9,7 @@
  * `npm run bench:instances` prints these rows alone; `npm run bench` adds them to its table.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -30,6 +31,16 @@ type Result = { calls: number; errors: number; wallMs: number; latencies: number
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+
+/** A process's resident memory (Linux; NaN elsewhere). */
+function residentMiB(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb ? Number(kb) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 function runAgents(urls: string[], token: string): Promise<Result> {
   return new Promise((resolve, reject) => {
@@ -94,14 +105,19 @@ export async function benchInstances(adminUrl: string): Promise<Row[]> {
       await assignSource(SYSTEM, { identityId: identity.id, sourceId: connection.id });
       const { value: token } = await createToken(SYSTEM, { identityId: identity.id, name: "bench" });
 
+      // The machine's load says how much of it these processes had (a shared machine's other work competes).
+      const load = [os.loadavg()[0] ?? 0];
       const one = await runAgents([instances[0]?.url ?? ""], token);
       for (const n of ["two", "three"]) instances.push(await startInstance({ name: n, databaseUrl: url, env: quiet }));
       await Promise.all(instances.map((i) => i.waitReady()));
+      load.push(os.loadavg()[0] ?? 0);
       const three = await runAgents(
         instances.map((i) => i.url),
         token,
       );
+      load.push(os.loadavg()[0] ?? 0);
 
+      const rss = instances.map((i) => residentMiB(i.pid));
       const rate = (r: Result) => r.calls / (r.wallMs / 1000);
       const summary = (r: Result) => {
         const sorted = [...r.latencies].sort((a, b) => a - b);
@@ -110,14 +126,20 @@ export async function benchInstances(adminUrl: string): Promise<Row[]> {
       const cpus = os.availableParallelism();
       return [
         {
-          name: `/mcp tools/call, 1 instance (${AGENTS} agents, ${cpus} CPUs shared by all)`,
+          name: `/mcp tools/call, 1 instance (${AGENTS} agents, ${cpus} CPUs shared by all, load ${load[0]?.toFixed(1)})`,
           value: summary(one),
           goal: "reported",
           verdict: "—",
         },
         {
-          name: `/mcp tools/call, 3 instances on the same PostgreSQL`,
+          name: `/mcp tools/call, 3 instances on the same PostgreSQL (load ${Math.max(load[1] ?? 0, load[2] ?? 0).toFixed(1)})`,
           value: `${summary(three)}, ×${(rate(three) / rate(one)).toFixed(2)}`,
+          goal: "reported",
+          verdict: "—",
+        },
+        {
+          name: "Resident memory of each instance after that run",
+          value: rss.map((m) => `${m.toFixed(0)} MiB`).join(", "),
           goal: "reported",
           verdict: "—",
         },

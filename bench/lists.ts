@@ -2,8 +2,9 @@
  * npm run bench:lists — frame times while scrolling every long console list at the
  * product's limits, in Chromium at 1440×900: the catalog (20,000 Tools), Holdings (an
  * identity holding all of them), Lost recently (20,000 losses), one check's changes
- * (8,000), the audit log (20,000 events), a memory scope's memories (20,000) and a thread's
- * members (20,000), on the data set of e2e/long-lists.spec.ts.
+ * (8,000), the audit log (20,000 events), a memory scope's memories (20,000), its review
+ * queue (5,000 proposals) and a thread's members (20,000), on the data set of
+ * e2e/long-lists.spec.ts.
  *
  * Each list is scrolled steadily (180 px a frame, like a fast wheel, for BENCH_FRAMES
  * frames) and then dragged to 30 random points (10 frames at each); every frame's
@@ -121,6 +122,12 @@ async function main() {
         path: `/memory/memories?scope=${server.memoryScopeId}`,
         scroll: "memories-scroll",
         row: "memory-hit",
+      },
+      {
+        name: "Proposals to review, 5,000",
+        path: `/memory/proposals?scope=${server.memoryScopeId}`,
+        scroll: "proposals-scroll",
+        row: "proposal-row",
       },
       {
         name: "A thread's members, 20,000",

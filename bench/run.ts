@@ -19,6 +19,11 @@
  *      second, p50 and p99 (bench/sdk-host.ts; reported).
  *   7. /mcp tools/call throughput with one and with three instances on the same PostgreSQL
  *      (bench/instances.ts; `npm run bench:instances` runs only these; reported).
+ *   8. /mcp tools/call to an MCP Connection beside the same call made directly and through
+ *      a bare pass-through proxy: p50/p99 and ratios (goal: /mcp ≤ 2× the bare hop); and
+ *      50 agents for 30 s (goal ≥ 300 calls/s, p99 < 250 ms, no errors) (bench/mcp-route.ts;
+ *      `npm run bench:route` runs only these).
+ *   9. What the call log, rate limits and metrics add to a call (bench/call-log.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -51,7 +56,9 @@ const { createToken } = await import("@/server/domain/identities/tokens");
 const { handleMcpPost } = await import("@/server/mcp/handler");
 const { memorySuite } = await import("./memory");
 const { benchSdkHost } = await import("./sdk-host");
+const { benchMcpRoute } = await import("./mcp-route");
 const { benchInstances } = await import("./instances");
+const { benchCallLog } = await import("./call-log");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -367,6 +374,10 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
     rows.push(...(await memorySuite(opened.kind)));
     // ── 6. /mcp calls to an SDK Tool Host, 50 agents at once ──
     rows.push(...(await benchSdkHost()));
+    // ── 8. what /mcp adds to a call: direct vs a bare hop vs /mcp; 50 agents for 30 s ──
+    rows.push(...(await benchMcpRoute()));
+    // ── 9. watching a call: call log, rate limits, metrics ──
+    rows.push(...(await benchCallLog()));
   } finally {
     server.stop();
     await closeDatabase();

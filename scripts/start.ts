@@ -7,6 +7,8 @@ import { env } from "@/env";
 import { closeDatabase } from "@/server/db";
 import { DemoPortTaken, startEverythingServer } from "@/server/demo/everything-server";
 import { type DemoToolHost, startDemoToolHost } from "@/server/demo/tool-host-launcher";
+import { flushCallLog } from "@/server/domain/calls/recorder";
+import { startCallLogSweeper } from "@/server/domain/calls/sweeper";
 import { releaseHeldLeases } from "@/server/domain/catalog/lease";
 import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
@@ -15,7 +17,9 @@ import { prepareDatabase } from "@/server/domain/system/bootstrap";
 import { leavePool } from "@/server/http/drain";
 import { startHttpServer } from "@/server/http/serve";
 import { INSTANCE_ID, startDraining } from "@/server/instance";
+import { INSTANCE_LIMITS } from "@/server/limits";
 import { log } from "@/server/log";
+import { startTracingFromEnv, stopTracing } from "@/server/observability/tracing";
 import { buildIfNeeded } from "./build-if-needed";
 
 const ROOT = process.cwd();
@@ -44,7 +48,12 @@ let demoHost: DemoToolHost | null = null;
 
 async function main() {
   if (!dev && env.QM_BUILD) buildIfNeeded(ROOT);
+  await startTracingFromEnv();
   const { firstRun } = await prepareDatabase();
+  if (env.DATABASE_URL && !env.QM_SECRET)
+    log.warn(
+      "QM_SECRET is not set: this instance signs sessions and seals Source headers with a secret generated in its own data folder; other instances on this database must share one QM_SECRET (docs/deploy.md)",
+    );
   demoMcp = env.QM_DEMO ? await startDemoMcpServer() : null;
   const demo = demoMcp ? await seedDemo({ firstRun, demoMcpUrl: demoMcp.url }) : null;
   if (demoMcp && !demo) {
@@ -55,6 +64,7 @@ async function main() {
   const server = await startHttpServer({ dev, host: env.HOST, port: env.PORT, dir: ROOT });
   const scheduler = env.QM_SCHEDULER ? startScheduler() : null;
   const memoryScheduler = env.QM_SCHEDULER ? startMemoryScheduler() : null;
+  const callLogSweeper = env.QM_SCHEDULER ? startCallLogSweeper() : null;
   // The demo's SDK Tool Host registers over HTTP, so it starts once the app is serving.
   demoHost = demo?.billingHostToken ? await startDemoToolHost({ url: server.url, token: demo.billingHostToken }) : null;
   log.info(
@@ -108,7 +118,10 @@ async function main() {
     scheduler?.pause();
     // The demo host first: it finishes its calls in flight while the app can still take their results.
     await demoHost?.stop();
-    const left = await leavePool(server.traffic, { maxMs: Math.min(5_000, (deadline - Date.now()) / 3) });
+    // At most a third of the grace period goes to leaving the pool: the rest is for finishing.
+    const left = await leavePool(server.traffic, {
+      maxMs: Math.min(INSTANCE_LIMITS.DRAIN_LEAVE_POOL_MAX_MS.value, (deadline - Date.now()) / 3),
+    });
     log.info({ waitedMs: left.waitedMs, inFlight: server.traffic.inFlight() }, "left the pool; no new connections");
     // Requests and checks finish side by side; both are cut a moment before the deadline,
     // leaving time to release the leases.
@@ -116,7 +129,11 @@ async function main() {
       server.close(deadline - 2_000),
       scheduler?.stop(deadline - 2_000),
       memoryScheduler?.stop(deadline - 2_000),
+      callLogSweeper?.stop(),
     ]);
+    // The calls answered last are still in memory; they reach the call log before the database closes.
+    await flushCallLog();
+    await stopTracing();
     const released = await releaseHeldLeases().catch(() => 0);
     if (released) log.info({ released }, "released the leases still held");
     await demoMcp?.stop();

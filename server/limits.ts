@@ -112,6 +112,33 @@ export const LIMITS = {
     "calls in flight on one pooled session before another session to the same Source is opened",
   ),
   SOURCE_SESSION_IDLE_MS: setting(5 * 60_000, "a pooled session unused this long is closed"),
+  CALL_ROUTE_CACHE_MS: setting(
+    1_000,
+    "how long an instance reuses a Tool Call's lookups (identity budget state, Tool, network policy) before reading them again",
+  ),
+  AGENT_TOKEN_CACHE_MS: setting(
+    5_000,
+    "how long an instance trusts an agent token it has looked up (another instance's revocation takes this long)",
+  ),
+
+  // ── Call log and rate limits (docs/decisions/0027-call-log.md, 0028-rate-limits.md) ──
+  CALL_LOG_FLUSH_MS: setting(200, "longest a finished Tool Call waits in memory before its call log row is written"),
+  CALL_LOG_FLUSH_ROWS: setting(500, "call log rows written in one batch (a full buffer is written at once)"),
+  CALL_LOG_BUFFER_ROWS: setting(
+    20_000,
+    "call log rows held while the database cannot take them; older ones are dropped",
+  ),
+  CALL_LOG_RETENTION_DAYS_DEFAULT: setting(30, "how long call log rows are kept unless an admin says otherwise"),
+  CALL_LOG_RETENTION_DAYS_MAX: setting(400, "longest call log retention an admin may set"),
+  CALL_PAYLOAD_RETENTION_DAYS_MAX: setting(30, "longest an admin may keep captured arguments and results"),
+  CALL_PAYLOAD_CHARS: setting(65_536, "characters of arguments, and of a result, that payload capture keeps per call"),
+  CALL_STATS_DAYS: setting(30, "days the call statistics of an identity, Source or Tool look back"),
+  RATE_LIMIT_PER_MINUTE_MAX: setting(1_000_000, "highest calls-per-minute limit"),
+  RATE_LIMIT_CONCURRENT_MAX: setting(10_000, "highest concurrent-calls limit"),
+  RATE_LIMIT_CONFIG_MS: setting(
+    5_000,
+    "how long an instance enforces the rate limits it read before reading them again",
+  ),
 
   // ── Console for daily work (issue 15) ──
   IDENTITY_LIST_LOSS_DAYS: setting(7, "how far back the Agent Identities list counts each identity's losses"),

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { IdentityCalls } from "@/components/calls/identity-calls";
 import { IdentityScopes } from "@/components/memory/identity-scopes";
 import { useTRPC } from "@/components/trpc/client";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -23,7 +24,7 @@ import { LostRecently, useHoldingChangeSummary } from "./lost-recently";
 import { OverBudgetAlert } from "./over-budget-alert";
 import type { IdentityView } from "./types";
 
-const TABS = ["budget", "sources", "holdings", "lost", "memory", "tokens", "settings"] as const;
+const TABS = ["budget", "sources", "holdings", "lost", "calls", "memory", "tokens", "settings"] as const;
 type Tab = (typeof TABS)[number];
 
 // Catalog growth can push the identity over its budget while this page is open.
@@ -77,6 +78,7 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
     { value: "sources", label: <Labelled text="Sources" count={identity.sources.length} /> },
     { value: "holdings", label: <Labelled text="Holdings" count={identity.tools} /> },
     { value: "lost", label: <Labelled text="Lost recently" count={lost} danger /> },
+    { value: "calls", label: "Calls" },
     { value: "memory", label: "Memory scopes" },
     { value: "tokens", label: "Tokens" },
     { value: "settings", label: "Settings" },
@@ -121,6 +123,7 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
         {tab === "sources" && <IdentitySources identity={identity} />}
         {tab === "holdings" && <HoldingsTable identity={identity} />}
         {tab === "lost" && <LostRecently identityId={identity.id} />}
+        {tab === "calls" && <IdentityCalls identityId={identity.id} />}
         {tab === "memory" && <IdentityScopes identityId={identity.id} />}
         {tab === "tokens" && <AgentTokens identity={identity} />}
         {tab === "settings" && <IdentitySettings key={identity.id} identity={identity} />}

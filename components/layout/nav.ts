@@ -17,6 +17,7 @@ export const NAV: NavSection[] = [
     items: [
       { href: "/tools/catalog", label: "Catalog" },
       { href: "/tools/sources", label: "Sources" },
+      { href: "/tools/calls", label: "Calls" },
     ],
   },
   { label: "Agents", items: [{ href: "/agents", label: "Agent Identities" }] },

@@ -316,14 +316,20 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
     x: () => canWrite && current?.status === "pending" && toggle(current.id, !selected.has(current.id)),
   });
 
-  // "Select all": the pending proposals loaded from the top of the list, as many as one bulk decision takes.
-  const firstPending = (): string[] => {
-    const ids: string[] = [];
-    for (let i = 0; i < Math.min(total, DECIDE_MAX); i++) {
-      const p = proposals.rowAt(i);
-      if (p?.status === "pending") ids.push(p.id);
+  // "Select all": the first proposals of the list (loaded or not), as many as one bulk decision takes.
+  const [selecting, setSelecting] = useState(false);
+  const selectFirst = async () => {
+    setSelecting(true);
+    try {
+      const first = await queryClient.fetchQuery(
+        trpc.proposals.list.queryOptions({ scopeId: scope.id, status, kind, limit: DECIDE_MAX }),
+      );
+      setSelected(new Set(first.items.filter((p) => p.status === "pending").map((p) => p.id)));
+    } catch (e) {
+      setNotice({ tone: "danger", text: `Could not select: ${errorMessage(e)}` });
+    } finally {
+      setSelecting(false);
     }
-    return ids;
   };
   const selectable = Math.min(total, DECIDE_MAX);
   const allSelected = selected.size > 0 && selected.size >= selectable;
@@ -405,7 +411,11 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
               <input
                 type="checkbox"
                 checked={allSelected}
-                onChange={(e) => setSelected(e.target.checked ? new Set(firstPending()) : new Set())}
+                disabled={selecting}
+                onChange={(e) => {
+                  if (e.target.checked) void selectFirst();
+                  else setSelected(new Set());
+                }}
                 className="size-4 accent-[var(--accent)]"
               />
               {total > DECIDE_MAX ? `Select the first ${formatCount(DECIDE_MAX)}` : "Select all"}

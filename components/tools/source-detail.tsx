@@ -5,6 +5,7 @@ import { ArrowRight, KeyRound, Pause, Pencil, Play, Trash2, UserPlus } from "luc
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { CallStats } from "@/components/calls/call-stats";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -203,6 +204,8 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
         <CheckCharts sourceId={source.id} isHost={!isConnection} />
 
         <UsedBy sourceId={source.id} />
+
+        <CallStats subject="source" id={source.id} />
 
         <section aria-labelledby="history-title">
           <h2 id="history-title" className="mb-3 text-base font-semibold">

@@ -4,6 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { useCan } from "@/components/layout/current-user";
+import { CallStats } from "@/components/calls/call-stats";
+import { RateLimitCard } from "@/components/calls/rate-limit-card";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -143,6 +145,9 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
             />
           </div>
         </Card>
+
+        <CallStats subject="tool" id={tool.id} />
+        {tool.modelFacingName && <RateLimitCard subjectType="tool" subjectId={tool.id} />}
 
         {heldBy && (
           <Section title="Held by">

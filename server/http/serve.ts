@@ -12,6 +12,7 @@ import { baseUrl } from "../auth";
 import { log } from "../log";
 import { type Traffic, watchTraffic } from "./drain";
 import { createFrontServer } from "./front";
+import { isMcpRequest, serveMcpDirect } from "./mcp-direct";
 
 export interface RunningServer {
   url: string;
@@ -32,11 +33,15 @@ export async function startHttpServer(options: {
   await app.prepare();
   const handle = app.getRequestHandler();
 
-  const server = createFrontServer((req, res) => handle(req, res), {
-    dev: options.dev,
-    trustedProxies: trustedProxyList(env.QM_TRUSTED_PROXIES),
-    https: baseUrl().startsWith("https:"),
-  });
+  const https = baseUrl().startsWith("https:");
+  const server = createFrontServer(
+    (req, res) => (isMcpRequest(req) ? serveMcpDirect(req, res, https) : handle(req, res)),
+    {
+      dev: options.dev,
+      trustedProxies: trustedProxyList(env.QM_TRUSTED_PROXIES),
+      https,
+    },
+  );
   // Long Tool Calls and catalog checks answer slowly; keep sockets for them.
   server.keepAliveTimeout = 65_000;
   const traffic = watchTraffic(server);

@@ -7,41 +7,92 @@
  * (DNS rebinding, cross-site requests), and the Agent Identity's bearer token decides what
  * the request may see. GET and DELETE are for sessions, which /mcp does not keep.
  */
-import { createMcpHandler } from "@modelcontextprotocol/server";
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { type Actor, actorId } from "../actor";
 import { trustedOrigins } from "../auth";
+import { fmtBytes } from "../domain/catalog/failures";
 import { authenticateAgentToken } from "../domain/identities/tokens";
 import { LIMITS } from "../limits";
 import { log } from "../log";
+import { observeMcpRequest } from "../observability/mcp-request";
 import { bearerToken } from "../tokens";
 import { jsonRpcErrorResponse } from "./errors";
 import { buildMcpServer } from "./server";
 
 function originAllowed(request: Request): boolean {
   const origin = request.headers.get("origin");
-  // Agents are not browsers: they send no Origin. A browser always does, cross-site.
+  // Agents are not browsers: they send no Origin. A browser always does, cross-site. The
+  // request's own Host is not trusted for this: a rebound DNS name makes a hostile page
+  // "same-origin" with whatever address it now points at.
   if (!origin) return true;
-  if (origin === new URL(request.url).origin) return true;
   return trustedOrigins().includes(origin);
 }
 
-// One handler for the process; it builds a server per request from the identity it is given.
-const handler = createMcpHandler(
-  ({ authInfo, requestInfo }) => {
-    const actor = authInfo?.extra?.actor as Actor | undefined;
-    if (!actor) throw new Error("/mcp handler reached without an authenticated actor");
-    // A call in flight is abandoned (its Source exchange aborted) when the agent hangs up.
-    return buildMcpServer(actor, requestInfo?.signal ?? new AbortController().signal);
-  },
-  {
-    legacy: "stateless",
-    responseMode: "json",
-    maxRequestBodySize: LIMITS.MCP_REQUEST_BODY_BYTES.value,
-    onerror: (error) => log.debug({ err: error }, "/mcp request refused by the MCP handler"),
-  },
-);
+function serverFor(authInfo: AuthInfo | undefined, request: Request | undefined) {
+  const actor = authInfo?.extra?.actor as Actor | undefined;
+  if (!actor) throw new Error("/mcp handler reached without an authenticated actor");
+  // A call in flight is abandoned (its Source exchange aborted) when the agent hangs up.
+  return buildMcpServer(actor, request?.signal ?? new AbortController().signal);
+}
 
-export async function handleMcpPost(request: Request): Promise<Response> {
+// 2026-07-28 requests: the SDK's handler, one for the process; it builds a server per
+// request from the identity it is given.
+// (Answers are JSON: its default mode streams only when a handler sends a message before
+// its result, which ours never do.)
+const modern = createMcpHandler(({ authInfo, requestInfo }) => serverFor(authInfo, requestInfo), {
+  legacy: "reject",
+  maxRequestBodySize: LIMITS.MCP_REQUEST_BODY_BYTES.value,
+  onerror: (error) => log.debug({ err: error }, "/mcp request refused by the MCP handler"),
+});
+
+/**
+ * 2025-era requests (no revision in `_meta`), statelessly: a server and a transport per
+ * request, answering in JSON rather than the SDK fallback's event stream (one answer per
+ * request needs no stream, and curl and simple clients read JSON).
+ */
+async function legacy(request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> {
+  const server = serverFor(authInfo, request);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { parsedBody, authInfo });
+  } finally {
+    await server.close().catch(() => {});
+  }
+}
+
+/** The body as text, refused past the limit without reading further (the front checks it too). */
+async function readBody(request: Request): Promise<string | null> {
+  const limit = LIMITS.MCP_REQUEST_BODY_BYTES.value;
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (declared > limit) return null;
+  if (Number.isFinite(declared)) {
+    const text = await request.text();
+    return Buffer.byteLength(text) > limit ? null : text;
+  }
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const chunk of (request.body ?? []) as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.byteLength;
+    if (bytes > limit) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export function handleMcpPost(request: Request): Promise<Response> {
+  return observeMcpRequest(request, () => answerMcpPost(request));
+}
+
+async function answerMcpPost(request: Request): Promise<Response> {
   if (!originAllowed(request))
     return jsonRpcErrorResponse(403, "FORBIDDEN", `Requests from ${request.headers.get("origin")} are not accepted.`);
   const token = bearerToken(request.headers.get("authorization"));
@@ -53,7 +104,28 @@ export async function handleMcpPost(request: Request): Promise<Response> {
       "Send an Agent Identity's token as Authorization: Bearer <token> (Agent Identities → Tokens in the console).",
       { "www-authenticate": 'Bearer realm="quartermaster"' },
     );
-  return handler.fetch(request, { authInfo: { token, clientId: actorId(actor) ?? "", scopes: [], extra: { actor } } });
+  // Read and parsed once, here: the SDK reading the body itself cost more than the rest of a
+  // ping (docs/decisions/0015). JSON.parse does not recurse, so depth is checked later, by
+  // the domain functions, before anything serializes the values.
+  const text = await readBody(request);
+  if (text === null)
+    return jsonRpcErrorResponse(
+      413,
+      "REQUEST_BODY_TOO_LARGE",
+      `The request body is over ${fmtBytes(LIMITS.MCP_REQUEST_BODY_BYTES.value)}; a request to /mcp may be at most ${fmtBytes(LIMITS.MCP_REQUEST_BODY_BYTES.value)}.`,
+    );
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(text);
+  } catch {
+    return Response.json(
+      { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the body is not JSON." }, id: null },
+      { status: 400 },
+    );
+  }
+  const authInfo: AuthInfo = { token, clientId: actorId(actor) ?? "", scopes: [], extra: { actor } };
+  if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
+  return modern.fetch(request, { authInfo, parsedBody });
 }
 
 export function handleMcpOther(): Response {

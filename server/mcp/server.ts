@@ -9,6 +9,7 @@ import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
 import { findOfferedTools } from "../domain/agent-tools/find";
 import { listOfferedTools } from "../domain/agent-tools/list";
+import { observeToolCall } from "../domain/calls/observe";
 import { log } from "../log";
 import { toMcpError } from "./errors";
 
@@ -81,9 +82,12 @@ export function buildMcpServer(actor: Actor, signal: AbortSignal): Server {
   server.setRequestHandler("tools/call", async (request) => {
     try {
       const { name, arguments: args } = request.params;
-      if (name === FIND_TOOLS.name) return await findTools(actor, args ?? {});
-      // Content blocks pass through as the Source sent them; their limits were checked.
-      return (await callOfferedTool(actor, { name, arguments: args, signal })) as CallToolResult;
+      // Rate limits, the call log, the span and the metrics of every call (domain/calls).
+      return await observeToolCall(actor, { name, arguments: args }, async () => {
+        if (name === FIND_TOOLS.name) return await findTools(actor, args ?? {});
+        // Content blocks pass through as the Source sent them; their limits were checked.
+        return (await callOfferedTool(actor, { name, arguments: args, signal })) as CallToolResult;
+      });
     } catch (error) {
       throw toMcpError(error);
     }

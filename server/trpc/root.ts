@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
 import { auditRouter } from "./routers/audit";
+import { callsRouter, rateLimitsRouter } from "./routers/calls";
 import { catalogRouter } from "./routers/catalog";
 import { identitiesRouter } from "./routers/identities";
 import { meRouter } from "./routers/me";
@@ -29,6 +30,8 @@ export const appRouter = router({
   threads: threadsRouter,
   proposals: proposalsRouter,
   consolidator: consolidatorRouter,
+  calls: callsRouter,
+  rateLimits: rateLimitsRouter,
 });
 
 export type AppRouter = typeof appRouter;

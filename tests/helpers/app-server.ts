@@ -10,6 +10,7 @@ import { Readable } from "node:stream";
 import { trustedProxyList } from "@/env";
 import { handleAuthRequest } from "@/server/auth/handler";
 import { createFrontServer } from "@/server/http/front";
+import { handleMetrics } from "@/server/http/metrics-endpoint";
 import {
   handleCallResults,
   handleCollectCalls,
@@ -26,6 +27,7 @@ function route(method: string, pathname: string): Route {
   if (pathname.startsWith("/api/auth/")) return handleAuthRequest;
   if (pathname.startsWith("/api/trpc/")) return handleTrpcRequest;
   if (pathname === "/mcp") return method === "POST" ? handleMcpPost : handleMcpOther;
+  if (pathname === "/api/metrics") return handleMetrics;
   const hosts: Record<string, Route> = {
     "/api/v1/tool-hosts/registration": handleRegistration,
     "/api/v1/tool-hosts/heartbeat": handleHeartbeat,

@@ -5,12 +5,13 @@ import { closeDatabase, installDatabase } from "@/server/db";
 import { type OpenedDatabase, openDatabase } from "@/server/db/open";
 import { adminQuery, databaseUrl, randomName, usePostgres } from "./template";
 
-export async function openFromTemplate(): Promise<{ opened: OpenedDatabase; drop: () => Promise<void> }> {
+export async function openFromTemplate(): Promise<{ opened: OpenedDatabase; drop: () => Promise<void>; url?: string }> {
   if (usePostgres) {
     const name = randomName("qm_test");
     await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}`);
-    const opened = await openDatabase({ url: databaseUrl(name) });
-    return { opened, drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+    const url = databaseUrl(name);
+    const opened = await openDatabase({ url });
+    return { opened, url, drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
   }
   const tar = await readFile(inject("pgliteTemplate"));
   const opened = await openDatabase({ dataDir: "memory://", loadDataDir: new Blob([tar]) });
@@ -21,8 +22,8 @@ export async function openFromTemplate(): Promise<{ opened: OpenedDatabase; drop
  * Gives the calling test file a fresh, migrated database of its own and installs it
  * as the process's database, so domain code and transports use it unchanged.
  */
-export function withTestDatabase(): { current(): OpenedDatabase } {
-  let handle: { opened: OpenedDatabase; drop: () => Promise<void> } | undefined;
+export function withTestDatabase(): { current(): OpenedDatabase; url(): string | undefined } {
+  let handle: { opened: OpenedDatabase; drop: () => Promise<void>; url?: string } | undefined;
   beforeAll(async () => {
     handle = await openFromTemplate();
     installDatabase(handle.opened);
@@ -36,6 +37,10 @@ export function withTestDatabase(): { current(): OpenedDatabase } {
     current() {
       if (!handle) throw new Error("database not ready: call inside a test or hook");
       return handle.opened;
+    },
+    /** On PostgreSQL, the database's URL, for a second process (another app instance) to open. */
+    url() {
+      return handle?.url;
     },
   };
 }

@@ -2,7 +2,7 @@
  * A database at the product's own list limits, for the long-list browser tests and the
  * frame-time bench: one Agent Identity holding 20,000 Tools from five SDK Tool Hosts,
  * with 20,000 losses in its last 30 days, an audit log of 20,000 events, and a memory
- * scope of 20,000 memories all in one thread. Seeded through the domain (registrations and
+ * scope of 20,000 memories all in one thread, with 5,000 proposals to review. Seeded through the domain (registrations and
  * assignments as an operator makes them, memories through a scope import), bulk SQL only
  * for the audit events, which nothing else would write that many of.
  */
@@ -24,6 +24,8 @@ export const LONG_LISTS = {
   admin: { email: "lists-admin@example.test", password: "long-lists-password-1" },
   auditEvents: 20_000,
   memories: 20_000,
+  /** Pending discard proposals over the first memories: the review queue at length. */
+  proposals: 5_000,
   memoryScope: "long-lists",
 } as const;
 
@@ -103,7 +105,7 @@ export async function seedLongLists(): Promise<SeededLongLists> {
       events,
     ),
   );
-  const memories = memoryScopeFile(LONG_LISTS.memoryScope, LONG_LISTS.memories);
+  const memories = memoryScopeFile(LONG_LISTS.memoryScope, LONG_LISTS.memories, { proposals: LONG_LISTS.proposals });
   await importScope(SYSTEM, { jsonl: memories.jsonl });
   return {
     identityId: identity.id,

@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
+import { flushCallLog } from "@/server/domain/calls/recorder";
 import { callerFor, makeUser } from "../helpers/actors";
 import { connectionTo, operator } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
@@ -220,6 +221,15 @@ describe("trying a Tool from the console", () => {
       outcome: "succeeded",
     });
     expect(JSON.stringify(audit.items)).not.toContain("A-1");
+
+    // The call log has each try as the identity's call, as /mcp records an agent's.
+    await flushCallLog();
+    const logged = await api.calls.list({ identityId: holder.id });
+    expect(logged.items.map((c) => [c.toolName, c.outcome, c.tokenId])).toContainEqual([
+      lookup.modelFacingName,
+      "ok",
+      "console",
+    ]);
 
     const viewer = callerFor((await makeUser("viewer")).actor);
     await expect(viewer.catalog.tryTool({ toolId: lookup.id, identityId: holder.id, arguments: {} })).rejects.toThrow();

@@ -41,23 +41,36 @@ async function rawMcpServer(options: { toolText: string; resultText?: string }) 
     let text = "";
     for await (const chunk of req) text += chunk;
     if (req.method !== "POST") return void res.writeHead(200).end();
-    const message = JSON.parse(text) as { id?: number; method: string };
+    const message = JSON.parse(text) as { id?: number | string; method: string };
+    const id = JSON.stringify(message.id);
     if (message.id === undefined) return void res.writeHead(202).end();
     const answer = (result: string) =>
-      res
-        .writeHead(200, { "content-type": "application/json" })
-        .end(`{"jsonrpc":"2.0","id":${message.id},"result":${result}}`);
+      res.writeHead(200, { "content-type": "application/json" }).end(`{"jsonrpc":"2.0","id":${id},"result":${result}}`);
     if (message.method === "initialize")
       return answer(
         '{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"deep","version":"1"}}',
       );
     if (message.method === "tools/list") return answer(`{"tools":[${options.toolText}]}`);
     if (message.method === "tools/call") return answer(options.resultText ?? '{"content":[]}');
-    answer("{}");
+    // As a 2025-06-18 server answers a method it does not know (server/discover among them).
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(`{"jsonrpc":"2.0","id":${id},"error":{"code":-32601,"message":"Method not found"}}`);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   closers.push(() => void server.close());
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+}
+
+/** A JSON-RPC answer from /mcp, sent as JSON or as one event of a stream (tools/call streams). */
+function rpcAnswer(text: string): { result: { isError?: boolean; structuredContent: { error: unknown } } } {
+  const data = text.startsWith("{")
+    ? text
+    : text
+        .split("\n")
+        .find((line) => line.startsWith("data: "))
+        ?.slice(6);
+  return JSON.parse(data ?? "null");
 }
 
 const SIMPLE_TOOL = '{"name":"lookup","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}';
@@ -115,7 +128,7 @@ describe("deeply nested JSON", () => {
 
     const deepResult = await call('{"q":"x"}');
     expect(deepResult.status).toBe(200);
-    const result = (await deepResult.json()).result;
+    const result = rpcAnswer(await deepResult.text()).result;
     expect(result.isError).toBe(true);
     expect(result.structuredContent.error).toMatchObject({ code: "TOOL_RESULT_TOO_DEEP", limit: 128 });
 

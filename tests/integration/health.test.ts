@@ -59,6 +59,22 @@ describe("GET /api/health (liveness) and /api/ready (readiness)", () => {
     }
   });
 
+  it("with the database unreachable: alive (200), not ready (503), saying why", async () => {
+    const gone = await openDatabase({ url: "postgres://postgres@127.0.0.1:1/nowhere" });
+    installDatabase(gone);
+    try {
+      expect((await health()).status).toBe(200);
+      const r = await ready();
+      expect(r.status).toBe(503);
+      const body = await r.json();
+      expect(body).toMatchObject({ ready: false, database: { reachable: false } });
+      expect(body.database.error).toBeTruthy();
+    } finally {
+      await gone.close();
+      installDatabase(test.current());
+    }
+  });
+
   // Last: draining is for good, as in a process that received SIGTERM.
   it("a draining instance is alive but not ready", async () => {
     startDraining();

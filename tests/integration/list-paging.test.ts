@@ -5,6 +5,7 @@
  * polls move when — and only when — a listed row could read differently.
  */
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
 import { offsetCursor } from "@/server/domain/paging";
 import { sweepSilentHosts } from "@/server/domain/sources/tool-hosts";
 import { callerFor, makeUser } from "../helpers/actors";
@@ -195,6 +196,51 @@ describe("The audit log", () => {
     const block = await admin.audit.list({ ...filter, cursor: offsetCursor(5), limit: 3 });
     expect(block.items.map((e) => e.id)).toEqual(followed.slice(5, 8));
     expect(block.total).toBe(total);
+  });
+});
+
+describe("The call log", () => {
+  it("orders calls newest first, those of one moment by id, and reads the same rows by offset as by nextCursor", async () => {
+    const viewer = callerFor((await makeUser("viewer")).actor);
+    const identityId = unique("calls-identity-");
+    const db = await getDb();
+    const moment = new Date(Date.now() - 60_000);
+    // Calls that share their start (a burst within one millisecond) with others before and after.
+    const starts = [0, 0, 0, 0, 0, 1, 1, 2, 3, 3, 3].map((ms) => new Date(moment.getTime() + ms));
+    await db.callLog.createMany({
+      data: starts.map((startedAt, i) => ({
+        startedAt,
+        durationMs: i,
+        identityId,
+        identityName: identityId,
+        toolName: `tool_${i}`,
+        outcome: "ok" as const,
+        bytesIn: 2,
+        bytesOut: 2,
+      })),
+    });
+    const whole = await viewer.calls.list({ identityId, limit: 500 });
+    expect(whole.total).toBe(starts.length);
+    const times = whole.items.map((c) => c.startedAt.getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    for (let i = 1; i < whole.items.length; i++) {
+      const [a, b] = [whole.items[i - 1], whole.items[i]];
+      if (a && b && a.startedAt.getTime() === b.startedAt.getTime()) expect(a.id > b.id).toBe(true);
+    }
+    const ids = whole.items.map((c) => c.id);
+    for (let offset = 0; offset < ids.length; offset++) {
+      const block = await viewer.calls.list({ identityId, cursor: offsetCursor(offset), limit: 3 });
+      expect(block.items.map((c) => c.id)).toEqual(ids.slice(offset, offset + 3));
+      expect(block.total).toBe(ids.length);
+    }
+    const followed: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await viewer.calls.list({ identityId, cursor, limit: 4 });
+      followed.push(...page.items.map((c) => c.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(followed).toEqual(ids);
   });
 });
 

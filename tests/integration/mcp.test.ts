@@ -171,9 +171,17 @@ describe("/mcp", () => {
     expect(crossSite.status).toBe(403);
     expect((await fetch(mcpUrl, { headers: { authorization: `Bearer ${token}` } })).status).toBe(405);
 
+    // Used first, so this instance has the token cached: revoking it must still take effect at once.
+    await (await connect(token)).listTools();
     const [listed] = await api.identities.tokens({ id: identity.id });
     await api.identities.revokeToken({ id: listed!.id });
     await expect(connect(token)).rejects.toThrow(/401|UNAUTHENTICATED/);
+
+    // So must deleting the identity.
+    const other = await agentFor([a.source.id]);
+    await (await connect(other.token)).listTools();
+    await other.api.identities.delete({ id: other.identity.id });
+    await expect(connect(other.token)).rejects.toThrow(/401|UNAUTHENTICATED/);
   });
 
   it("answers an Over budget identity with IDENTITY_OVER_BUDGET, naming the state, instead of offering it anything", async () => {

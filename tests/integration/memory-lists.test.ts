@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { offsetCursor } from "@/server/domain/paging";
 import { callerFor, makeUser } from "../helpers/actors";
 import { withTestDatabase } from "../helpers/db";
-import { memoryScopeFile, memoryTitle } from "../helpers/memory-scope-file";
+import { memoryScopeFile, memoryTitle, proposalRationale } from "../helpers/memory-scope-file";
 
 withTestDatabase();
 
@@ -79,7 +79,7 @@ describe("memory lists", () => {
 
   it("a thread's members, the threads and the proposals read by offset equal the whole list", async () => {
     const api = await curatorApi();
-    const file = memoryScopeFile(`members-${Date.now()}`, N);
+    const file = memoryScopeFile(`members-${Date.now()}`, N, { proposals: 120 });
     await api.scopes.import({ jsonl: file.jsonl });
     await api.threads.pin({ threadId: file.threadId, memoryId: file.ids[7] as string, pinned: true });
 
@@ -103,7 +103,12 @@ describe("memory lists", () => {
         await api.memories.create({ scopeId: file.scopeId, body: `Duplicate note ${i}: the pager rotates weekly.` });
     await api.consolidator.run({ scopeId: file.scopeId });
     const proposals = await api.proposals.list({ scopeId: file.scopeId, limit: 500 });
-    expect(proposals.total).toBeGreaterThanOrEqual(5);
+    expect(proposals.total).toBeGreaterThanOrEqual(125);
+    // The imported proposals are as the consolidator files them: pending, and not stale.
+    const imported = proposals.items.filter(
+      (p) => p.rationale === proposalRationale(0) || p.rationale === proposalRationale(119),
+    );
+    expect(imported.map((p) => p.stale)).toEqual([false, false]);
     const proposalBlocks = await readByOffset((p) => api.proposals.list({ scopeId: file.scopeId, ...p }), 2);
     expect(proposalBlocks.rows.map((p) => p.id)).toEqual(proposals.items.map((p) => p.id));
   });

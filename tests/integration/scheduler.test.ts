@@ -177,4 +177,39 @@ describe("scheduled catalog checks", () => {
       await releaseSource(alive.id, null);
     }
   });
+
+  it("stopping lets a running check finish until the deadline, interrupts one that outlasts it, and lets go of both leases", async () => {
+    const db = await getDb();
+    const only = async (sourceId: string) =>
+      db.source.updateMany({ where: { id: { not: sourceId } }, data: { nextCheckAt: null } });
+
+    // Finishes within the grace period: it completes and publishes.
+    const slow = await startRawServer(() => ({ result: { tools: [simpleTool("s")] }, delayMs: 1_000 }));
+    servers.push(slow);
+    const finishing = (await connectionTo(slow.url)).source;
+    await only(finishing.id);
+    const first = startScheduler({ intervalMs: 50 });
+    await expect.poll(() => slow.requests.some((r) => r.rpcMethod === "tools/list"), { timeout: 10_000 }).toBe(true);
+    await first.stop(Date.now() + 20_000);
+    expect((await db.catalogCheck.findMany({ where: { sourceId: finishing.id } })).map((c) => c.status)).toEqual([
+      "succeeded",
+    ]);
+    expect((await db.source.findUniqueOrThrow({ where: { id: finishing.id } })).leaseOwner).toBeNull();
+
+    // Outlasts it: interrupted at the deadline, nothing published, the lease let go.
+    const hung = await startRawServer(() => ({ hang: true }));
+    servers.push(hung);
+    const cut = (await connectionTo(hung.url)).source;
+    await only(cut.id);
+    const second = startScheduler({ intervalMs: 50 });
+    await expect.poll(() => hung.requests.some((r) => r.rpcMethod === "tools/list"), { timeout: 10_000 }).toBe(true);
+    const stopping = Date.now();
+    await second.stop(Date.now() + 300);
+    expect(Date.now() - stopping).toBeLessThan(10_000);
+    const checks = await db.catalogCheck.findMany({ where: { sourceId: cut.id } });
+    expect(checks.map((c) => c.status)).toEqual(["failed"]);
+    const row = await db.source.findUniqueOrThrow({ where: { id: cut.id } });
+    expect(row.leaseOwner).toBeNull();
+    expect(row.toolCount).toBe(0);
+  });
 });

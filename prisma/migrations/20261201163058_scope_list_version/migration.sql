@@ -9,17 +9,19 @@ ALTER TABLE "scope" ADD COLUMN     "listVersion" BIGINT NOT NULL DEFAULT 0;
 -- erasure, the consolidator): console lists poll it and refetch rows only when it moved.
 -- One UPDATE per statement and scope (statement triggers with transition tables), so an
 -- import of 20,000 memories bumps it once, not 20,000 times.
-CREATE FUNCTION "scope_list_bump"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The body is an E-string whose semicolons are written \x3B: the PostgreSQL driver adapter
+-- cuts a migration at every semicolon, even inside a dollar-quoted body.
+CREATE FUNCTION "scope_list_bump"() RETURNS trigger LANGUAGE plpgsql AS E'
 BEGIN
-  IF TG_TABLE_NAME = 'thread_member' THEN
+  IF TG_TABLE_NAME = ''thread_member'' THEN
     UPDATE "scope" SET "listVersion" = "listVersion" + 1
-     WHERE "id" IN (SELECT t."scopeId" FROM "thread" t WHERE t."id" IN (SELECT "threadId" FROM "changed_rows"));
+     WHERE "id" IN (SELECT t."scopeId" FROM "thread" t WHERE t."id" IN (SELECT "threadId" FROM "changed_rows"))\x3B
   ELSE
     UPDATE "scope" SET "listVersion" = "listVersion" + 1
-     WHERE "id" IN (SELECT "scopeId" FROM "changed_rows");
-  END IF;
-  RETURN NULL;
-END $$;
+     WHERE "id" IN (SELECT "scopeId" FROM "changed_rows")\x3B
+  END IF\x3B
+  RETURN NULL\x3B
+END';
 
 CREATE TRIGGER "memory_list_insert" AFTER INSERT ON "memory" REFERENCING NEW TABLE AS "changed_rows"
   FOR EACH STATEMENT EXECUTE FUNCTION "scope_list_bump"();

@@ -20,20 +20,25 @@ import { callHostTool } from "./host-calls";
 import { servedIdentity } from "./identity";
 import { callRemoteTool } from "./remote-call";
 import { acceptToolResult, failedResult, type ToolResult } from "./result";
+import { routed } from "./route-cache";
 
 export async function callOfferedTool(
   actor: Actor,
   input: { name: string; arguments?: unknown; signal?: AbortSignal },
 ): Promise<ToolResult> {
-  const identity = await servedIdentity(actor);
   const args = checkArguments(input.arguments);
-  const db = await getDb();
-  const tool = await db.tool.findFirst({
-    where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
-    select: {
-      nativeName: true,
-      source: { select: { id: true, kind: true, url: true, encryptedHeaders: true, protocolVersion: true } },
-    },
+  const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
+    servedIdentity(actor),
+  );
+  const tool = await routed(`tool\0${identity.id}\0${input.name}`, async () => {
+    const db = await getDb();
+    return db.tool.findFirst({
+      where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
+      select: {
+        nativeName: true,
+        source: { select: { id: true, kind: true, url: true, encryptedHeaders: true, protocolVersion: true } },
+      },
+    });
   });
   if (!tool)
     throw new DomainError("NOT_FOUND", `No Tool named "${input.name}" is offered to this Agent Identity.`, {
@@ -51,7 +56,7 @@ export async function callOfferedTool(
         signal: input.signal,
       });
     } else {
-      const { allowLinkLocal } = await loadUrlPolicy();
+      const { allowLinkLocal } = await routed("policy", loadUrlPolicy);
       const sourceId = tool.source.id;
       const raw = await callRemoteTool({
         sourceId,

@@ -15,6 +15,8 @@ export const TOOL_CALL_FAILURE_CODES = {
   TOOL_RESULT_TOO_DEEP: "The Tool Result was nested more deeply than an accepted Tool Result may be.",
   SOURCE_CALL_ERROR: "The Source refused the call (a JSON-RPC error).",
   TOOL_RESULT_NUL: "An SDK Tool Host's output or error message contained a NUL character.",
+  RATE_LIMITED:
+    "The Agent Identity or the Tool is over its rate limit (calls per minute or calls at once); error.retryAfterMs says when to try again.",
 } as const;
 
 export type ToolCallFailureCode = keyof typeof TOOL_CALL_FAILURE_CODES;

@@ -2,12 +2,14 @@
  * "Try a Tool" from the console: an operator calls a catalog Tool as one Agent Identity
  * would, through the same domain path /mcp uses (callOfferedTool: the identity's budget
  * state, its held Tools, the call and result limits, the proxy to the Source). The answer
- * carries the JSON-RPC exchange as /mcp would have written it, and the call is recorded.
+ * carries the JSON-RPC exchange as /mcp would have written it. The call is recorded in the
+ * call log as the identity's (token "console"), and who tried it in the audit log.
  */
 import { type Actor, actorLabel, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import { recordAudit } from "../audit/record";
+import { observeToolCall } from "../calls/observe";
 import { parseInput } from "../validation";
 import { callOfferedTool } from "./call";
 import type { ToolResult } from "./result";
@@ -60,7 +62,8 @@ export async function tryTool(actor: Actor, raw: TTryToolInput): Promise<TryTool
     method: "tools/call" as const,
     params: { name: tool.modelFacingName, arguments: input.arguments },
   };
-  // The identity as its agents are: the same checks apply, with no token of theirs involved.
+  // The identity as its agents are: the same checks apply, with no token of theirs involved
+  // (the call log shows the token as "console").
   const asAgent: Actor = {
     kind: "agent",
     identityId: identity.id,
@@ -70,7 +73,9 @@ export async function tryTool(actor: Actor, raw: TTryToolInput): Promise<TryTool
   const started = performance.now();
   let response: TryToolAnswer["response"];
   try {
-    const result = await callOfferedTool(asAgent, { name: tool.modelFacingName, arguments: input.arguments });
+    // Wrapped as /mcp wraps every call: the identity's rate limits, the call log row, metrics.
+    const call = { name: tool.modelFacingName, arguments: input.arguments };
+    const result = await observeToolCall(asAgent, call, () => callOfferedTool(asAgent, call));
     response = { jsonrpc: "2.0", id: 1, result };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

@@ -13,6 +13,7 @@
  * left out: OAuth, resumable streams, the standalone GET stream for server-initiated
  * messages.
  */
+import { setMaxListeners } from "node:events";
 import { pipeline, type Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import {
@@ -26,6 +27,7 @@ import {
   type TransportSendOptions,
 } from "@modelcontextprotocol/client";
 import { type Dispatcher, request } from "undici";
+import { SpanKind, traceHeaders, withSpan } from "../../observability/tracing";
 
 /** An answer that is JSON but not a JSON-RPC message. */
 export class NotJsonRpc extends Error {
@@ -111,6 +113,8 @@ export class CatalogTransport implements Transport {
       responseBytes: number;
     },
   ) {
+    // Each request in flight listens on it: a pooled session carries many at once.
+    setMaxListeners(0, this.controller.signal);
     if (options.signal.aborted) this.controller.abort(options.signal.reason);
     else options.signal.addEventListener("abort", () => this.controller.abort(options.signal.reason), { once: true });
   }
@@ -138,8 +142,25 @@ export class CatalogTransport implements Transport {
     return headers;
   }
 
+  /**
+   * One HTTP exchange with the Source, as a span (when tracing is on) whose context the
+   * Source receives as W3C trace context (traceparent), so its own spans join the trace.
+   */
+  private call(
+    method: "POST" | "DELETE",
+    headers: Record<string, string>,
+    body?: string,
+    signal: AbortSignal = this.controller.signal,
+  ) {
+    return withSpan(
+      "mcp.source.request",
+      { kind: SpanKind.CLIENT, attributes: { "http.request.method": method, "server.address": this.url.host } },
+      () => this.exchange(method, { ...headers, ...traceHeaders() }, body, signal),
+    );
+  }
+
   /** Sends with redirects followed only within the server's own origin, as the SDK does. */
-  private async call(
+  private async exchange(
     method: "POST" | "DELETE",
     headers: Record<string, string>,
     body?: string,

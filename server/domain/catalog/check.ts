@@ -12,6 +12,7 @@ import { loadUrlPolicy } from "../sources/network-policy";
 import { DefinitionStager } from "./definitions";
 import { CheckFailure, internalCheckFailure, isCheckFailure } from "./failures";
 import { type ListProgress, listMcpCatalog } from "./mcp-lister";
+import { observeCatalogCheck } from "./observe-check";
 import { publishCatalog, readCatalog, SourceGone } from "./publish";
 
 export type CheckTriggerKind = "schedule" | "manual" | "create";
@@ -31,10 +32,18 @@ export interface CheckOutcome {
 // Progress is written at most this often: live enough for the console, cheap for the database.
 const PROGRESS_WRITE_MS = 200;
 
-export async function runCatalogCheck(
+export function runCatalogCheck(
   sourceId: string,
   trigger: CheckTriggerKind,
   options: { signal?: AbortSignal } = {},
+): Promise<CheckOutcome> {
+  return observeCatalogCheck(sourceId, trigger, () => checkSource(sourceId, trigger, options));
+}
+
+async function checkSource(
+  sourceId: string,
+  trigger: CheckTriggerKind,
+  options: { signal?: AbortSignal },
 ): Promise<CheckOutcome> {
   const db = await getDb();
   const source = await db.source.findUnique({

@@ -4,10 +4,12 @@
  * the Tools, records what changed, and refreshes the Source's totals. Used by MCP
  * catalog checks and SDK Tool Host registrations alike.
  */
+
 import { randomUUID } from "node:crypto";
 import { getDb } from "../../db";
 import { type BulkColumn, bulkInsert, bulkUpdate, deleteByIds, recordset } from "../../db/bulk";
 import type { Tx } from "../../db/types";
+import { routesChanged } from "../agent-tools/route-cache";
 import { sha256 } from "./canonical";
 import { type Compatibility, evaluateCompatibility } from "./compatibility";
 import { writeDefinitions } from "./definitions";
@@ -332,11 +334,13 @@ export async function publishCatalog(
   const db = await getDb();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.$transaction(async (tx) => {
+      const published = await db.$transaction(async (tx) => {
         const result = await publishOnce(tx, sourceId, tools, { ...meta, at: meta.at ?? new Date() });
         await after?.(tx, result);
         return result;
       }, TX_OPTIONS);
+      routesChanged();
+      return published;
     } catch (error) {
       if (attempt < 3 && isUniqueViolation(error)) continue;
       throw error;

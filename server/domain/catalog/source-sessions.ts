@@ -18,6 +18,7 @@
  * costs a reconnect, never a call.
  */
 import { createHash } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { isIP } from "node:net";
 import {
   type Client,
@@ -120,6 +121,8 @@ function acquire(target: SourceTarget, options: { timeoutMs: number; onVersion?:
       dispatcher: guardedDispatcher(target.allowLinkLocal),
       controller: new AbortController(),
     };
+    // Every session's transport listens on it.
+    setMaxListeners(0, pool.controller.signal);
     pools.set(target.sourceId, pool);
     startSweeper();
   }

@@ -3,6 +3,7 @@ import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
 import { LIMITS } from "../../limits";
+import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { utf8Bytes } from "../catalog/canonical";
 import { fmt, fmtBytes } from "../catalog/failures";
@@ -21,6 +22,7 @@ import {
   ZListIdentitiesInput,
   ZUpdateIdentityInput,
 } from "./schemas";
+import { evictAgentTokens } from "./token-cache";
 
 async function assertNameFree(tx: Tx, name: string, exceptId?: string) {
   const taken = await tx.agentIdentity.findFirst({
@@ -68,6 +70,7 @@ export async function createIdentity(actor: Actor, raw: TCreateIdentityInput) {
       targetId: identity.id,
       targetLabel: identity.name,
     });
+    routesChanged(); // (before the commit: a call in that instant may see the old state for CALL_ROUTE_CACHE_MS)
     return identity;
   });
   // After the transaction: on the embedded database a query beside it would wait for it.
@@ -133,6 +136,8 @@ export async function deleteIdentity(actor: Actor, raw: { id: string }) {
       targetLabel: identity.name,
     });
   });
+  evictAgentTokens({ identityId: id });
+  routesChanged();
 }
 
 type SourceFacts = {
@@ -229,6 +234,7 @@ export async function assignSource(actor: Actor, raw: { identityId: string; sour
       targetLabel: identity.name,
       details: { sourceId: source.id, sourceName: source.name, tools: source.compatibleToolCount, bytes: adds },
     });
+    routesChanged();
     return { assigned: true };
   });
   // After the transaction: on the embedded database a query beside it would wait for it.
@@ -265,6 +271,7 @@ export async function unassignSource(actor: Actor, raw: { identityId: string; so
       targetLabel: identity.name,
       details: { sourceId: source.id, sourceName: source.name, tools: lost },
     });
+    routesChanged();
     return { unassigned: true };
   });
   // After the transaction: on the embedded database a query beside it would wait for it.

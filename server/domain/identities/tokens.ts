@@ -5,6 +5,7 @@ import { hashToken, lastUsedIsStale, newToken, tokenPrefix } from "../../tokens"
 import { recordAudit } from "../audit/record";
 import { parseInput } from "../validation";
 import { ZCreateTokenInput, ZIdentityIdInput, ZRevokeTokenInput } from "./schemas";
+import { cacheAgent, cachedAgent, evictAgentTokens } from "./token-cache";
 
 const PUBLIC = {
   id: true,
@@ -58,7 +59,7 @@ export async function revokeToken(actor: Actor, raw: { id: string }) {
   requireRole(actor, "operator");
   const { id } = parseInput(ZRevokeTokenInput, raw);
   const db = await getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const row = await tx.agentToken.findUnique({
       where: { id },
       select: { id: true, name: true, revokedAt: true, identity: { select: { id: true, name: true } } },
@@ -75,23 +76,30 @@ export async function revokeToken(actor: Actor, raw: { id: string }) {
     });
     return updated;
   });
+  evictAgentTokens({ tokenId: id });
+  return result;
 }
 
 /** The agent behind a presented token, or null when it is unknown or revoked. */
 export async function authenticateAgentToken(token: string): Promise<Actor | null> {
+  const hash = hashToken(token);
+  const cached = cachedAgent(hash);
+  if (cached) return cached;
   const db = await getDb();
   const row = await db.agentToken.findUnique({
-    where: { hash: hashToken(token) },
+    where: { hash },
     select: { id: true, revokedAt: true, lastUsedAt: true, identity: { select: { id: true, name: true } } },
   });
   if (!row || row.revokedAt) return null;
   if (lastUsedIsStale(row.lastUsedAt)) {
     await db.agentToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
   }
-  return {
-    kind: "agent",
+  const actor = {
+    kind: "agent" as const,
     identityId: row.identity.id,
     tokenId: row.id,
     label: `Agent Identity "${row.identity.name}"`,
   };
+  cacheAgent(hash, actor);
+  return actor;
 }

@@ -1,5 +1,6 @@
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
+import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { readSetting } from "../system/settings";
 import type { UrlPolicy } from "./url-policy";
@@ -31,5 +32,6 @@ export async function setNetworkPolicy(actor: Actor, input: UrlPolicy): Promise<
       details: { allowLinkLocal: input.allowLinkLocal },
     });
   });
+  routesChanged();
   return input;
 }

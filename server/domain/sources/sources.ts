@@ -4,6 +4,7 @@ import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import { LIMITS } from "../../limits";
 import { hashToken, newToken, tokenPrefix } from "../../tokens";
+import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { recordSourceWideChange } from "../catalog/changes";
 import { closeSourceSessions } from "../catalog/source-sessions";
@@ -199,6 +200,7 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
   // (Other instances' sessions stop matching by their key, or fall to the idle timeout.)
   if (input.url !== undefined || input.headers !== undefined || input.paused !== undefined)
     closeSourceSessions(input.id);
+  routesChanged();
   // Outside the transaction: on the embedded database a query beside an open transaction would wait for it.
   return withIdentities(updated, await identityStats([updated]));
 }
@@ -254,6 +256,7 @@ export async function deleteSource(actor: Actor, raw: { id: string }) {
     { timeout: 60_000 },
   );
   closeSourceSessions(id);
+  routesChanged();
 }
 
 export async function getSource(actor: Actor, raw: { id: string }) {

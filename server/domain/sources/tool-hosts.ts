@@ -10,6 +10,7 @@ import { SYSTEM } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { hashToken } from "../../tokens";
+import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { recordSourceWideChange } from "../catalog/changes";
 import { CheckFailure } from "../catalog/failures";
@@ -63,6 +64,7 @@ async function restoreIfSilent(tx: Tx, host: ToolHost, at: Date): Promise<void> 
     data: { hostSilentSince: null },
   });
   if (cleared.count === 0) return;
+  routesChanged();
   await recordSourceWideChange(tx, host, "restored", at);
   await recordAudit(tx, hostActor(host), {
     action: "source.host_back",
@@ -194,6 +196,7 @@ export async function sweepSilentHosts(now = new Date()): Promise<string[]> {
           details: { withdrawnTools: withdrawn },
         });
       }
+      if (silent.length) routesChanged();
       return silent.map((h) => h.id);
     },
     { timeout: 60_000 },

@@ -27,6 +27,15 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+// Prisma's messages open with a blank line and the call that failed; the cause is further down.
+function causeOf(error: unknown): string {
+  const lines = String((error as Error)?.message ?? error)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.at(-1) ?? "unknown error";
+}
+
 export async function checkHealth(): Promise<Health> {
   const base = { process: "up" as const, uptimeSeconds: Math.round(process.uptime()), draining: isDraining() };
   let opened: Awaited<ReturnType<typeof database>>;
@@ -42,7 +51,7 @@ export async function checkHealth(): Promise<Health> {
     return {
       ...base,
       status: "degraded",
-      database: { kind: "unknown", reachable: false, error: (error as Error).message.split("\n")[0] },
+      database: { kind: "unknown", reachable: false, error: causeOf(error) },
       migrations: { current: false, pending: [], newer: [] },
     };
   }

@@ -1,0 +1,150 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useCan } from "@/components/layout/current-user";
+import { useTRPC } from "@/components/trpc/client";
+import { Button } from "@/components/ui/button";
+import { Input, Select } from "@/components/ui/field";
+import { PageHeader } from "@/components/ui/page-header";
+import { useUrlState } from "@/components/ui/use-url-state";
+import { CallsTable } from "./calls-table";
+import { type CallOutcome, OUTCOME_LABELS } from "./labels";
+
+const OUTCOMES = Object.keys(OUTCOME_LABELS) as CallOutcome[];
+const KEYS = ["identity", "source", "toolId", "tool", "outcome", "code"] as const;
+
+/** Tools → Calls: every Tool Call through /mcp, filtered by what the URL says. */
+export function CallsPage() {
+  const [filters, setFilters] = useUrlState(KEYS);
+  const outcome = OUTCOMES.includes(filters.outcome as CallOutcome) ? (filters.outcome as CallOutcome) : undefined;
+  const query = {
+    identityId: filters.identity || undefined,
+    sourceId: filters.source || undefined,
+    toolId: filters.toolId || undefined,
+    tool: filters.tool || undefined,
+    outcome,
+    failureCode: filters.code || undefined,
+  };
+  const narrowed = Object.values(query).some(Boolean);
+  const clear = () => setFilters(Object.fromEntries(KEYS.map((k) => [k, null])));
+  return (
+    <>
+      <PageHeader
+        title="Calls"
+        description="Every Tool Call agents made through /mcp: who, which Tool, how it ended, how long it took. Arguments and results are kept only where an admin turned on payload capture."
+        actions={<RetentionSetting />}
+      />
+      <search className="mb-1 flex flex-wrap gap-2">
+        <label className="sr-only" htmlFor="calls-tool">
+          Tool name
+        </label>
+        <Input
+          id="calls-tool"
+          placeholder="Tool name, exactly"
+          value={filters.tool}
+          onChange={(e) => setFilters({ tool: e.target.value.trim() })}
+          className="w-56"
+        />
+        <label className="sr-only" htmlFor="calls-outcome">
+          Outcome
+        </label>
+        <Select
+          id="calls-outcome"
+          value={outcome ?? ""}
+          onChange={(e) => setFilters({ outcome: e.target.value })}
+          className="w-40"
+        >
+          <option value="">Any outcome</option>
+          {OUTCOMES.map((o) => (
+            <option key={o} value={o}>
+              {OUTCOME_LABELS[o]}
+            </option>
+          ))}
+        </Select>
+        <label className="sr-only" htmlFor="calls-code">
+          Failure code
+        </label>
+        <Input
+          id="calls-code"
+          placeholder="Failure code, e.g. RATE_LIMITED"
+          value={filters.code}
+          onChange={(e) => setFilters({ code: e.target.value.trim().toUpperCase() })}
+          className="w-64"
+        />
+        {(filters.identity || filters.source || filters.toolId) && (
+          <span className="self-center text-sm text-muted">
+            {[filters.identity && "one identity", filters.source && "one Source", filters.toolId && "one Tool"]
+              .filter(Boolean)
+              .join(", ")}
+          </span>
+        )}
+        {narrowed && (
+          <Button variant="ghost" onClick={clear}>
+            Clear filters
+          </Button>
+        )}
+      </search>
+      <CallsTable filters={query} unfiltered={{}} narrowed={narrowed} onClearFilters={clear} />
+    </>
+  );
+}
+
+function RetentionSetting() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const isAdmin = useCan("admin");
+  const settings = useQuery(trpc.calls.settings.queryOptions());
+  const [editing, setEditing] = useState<string | null>(null);
+  const save = useMutation(
+    trpc.calls.setSettings.mutationOptions({
+      onSuccess: () => {
+        setEditing(null);
+        return queryClient.invalidateQueries({ queryKey: trpc.calls.settings.queryKey() });
+      },
+    }),
+  );
+  if (!settings.data) return null;
+  if (editing === null)
+    return (
+      <span className="flex items-center gap-2 text-sm text-muted" data-testid="call-retention">
+        Kept {settings.data.retentionDays} days
+        {isAdmin && (
+          <Button variant="ghost" size="sm" onClick={() => setEditing(String(settings.data.retentionDays))}>
+            Change
+          </Button>
+        )}
+      </span>
+    );
+  return (
+    <form
+      className="flex items-center gap-2 text-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate({ retentionDays: Number(editing) });
+      }}
+    >
+      <label htmlFor="call-retention-days">Keep calls for</label>
+      <Input
+        id="call-retention-days"
+        type="number"
+        min={1}
+        value={editing}
+        onChange={(e) => setEditing(e.target.value)}
+        className="w-20"
+      />
+      days
+      <Button type="submit" size="sm" disabled={save.isPending}>
+        Save
+      </Button>
+      <Button variant="ghost" size="sm" onClick={() => setEditing(null)}>
+        Cancel
+      </Button>
+      {save.isError && (
+        <span role="alert" className="text-danger">
+          {save.error.message}
+        </span>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The one wrapper around every tools/call at /mcp, catalog Tool or built-in: the call's
+ * span, its rate limits, its call log row and its metrics. The MCP adapter calls
+ * `observeToolCall` around its dispatch and nothing else changes, so the way a call is
+ * made (proxied, pooled, built-in) stays apart from how it is watched.
+ */
+import type { Actor } from "../../actor";
+import { metrics } from "../../observability/metrics";
+import { withSpan } from "../../observability/tracing";
+import { BUILT_IN_TOOL_NAMES } from "../agent-tools/built-ins";
+import { ToolCallFailure } from "../agent-tools/failures";
+import { failedResult } from "../agent-tools/result";
+import { admitCall } from "../rate-limits/admit";
+import { type Outcome, outcomeOfError, outcomeOfResult } from "./outcome";
+import { recordCall } from "./recorder";
+
+interface ResultLike {
+  content?: unknown;
+  isError?: boolean;
+  structuredContent?: unknown;
+}
+
+export async function observeToolCall<R extends ResultLike>(
+  actor: Actor,
+  call: { name: string; arguments?: unknown },
+  dispatch: () => Promise<R>,
+): Promise<R> {
+  const builtIn = BUILT_IN_TOOL_NAMES.has(call.name);
+  const kind = builtIn ? "built_in" : "catalog";
+  const startedAt = new Date();
+  const t0 = performance.now();
+  return withSpan(
+    "mcp.tool_call",
+    { attributes: { "mcp.tool.name": call.name, "qm.tool.kind": kind } },
+    async (span) => {
+      let outcome: Outcome = { outcome: "failed", failureCode: "INTERNAL" };
+      let result: R | ToolResultOf<R> | undefined;
+      const identityId = actor.kind === "agent" ? actor.identityId : null;
+      if (identityId) span.set({ "qm.identity.id": identityId });
+      try {
+        const admission = identityId
+          ? await admitCall({ identityId, toolName: call.name, builtIn })
+          : ({ ok: true, release: async () => {} } as const);
+        if (!admission.ok) {
+          const { refusal } = admission;
+          metrics.rateLimited.inc({ subject: refusal.subject, limit: refusal.kind });
+          result = failedResult(
+            new ToolCallFailure("RATE_LIMITED", refusal.message, {
+              subject: refusal.subject,
+              limit: refusal.limit,
+              kind: refusal.kind,
+              retryAfterMs: refusal.retryAfterMs,
+              retryAt: new Date(Date.now() + refusal.retryAfterMs).toISOString(),
+            }),
+          ) as ToolResultOf<R>;
+          outcome = outcomeOfResult(result);
+          return result as R;
+        }
+        try {
+          result = await dispatch();
+          outcome = outcomeOfResult(result, { builtIn });
+          return result;
+        } finally {
+          await admission.release();
+        }
+      } catch (error) {
+        outcome = outcomeOfError(error);
+        throw error;
+      } finally {
+        const durationMs = performance.now() - t0;
+        span.set({
+          "qm.call.outcome": outcome.outcome,
+          ...(outcome.failureCode ? { "qm.call.failure_code": outcome.failureCode } : {}),
+        });
+        if (outcome.outcome !== "ok") span.fail(outcome.failureCode ?? "isError");
+        const labels = { kind, outcome: outcome.outcome };
+        metrics.toolCalls.inc({ ...labels, code: outcome.failureCode ?? "" });
+        metrics.toolCallSeconds.observe(labels, durationMs / 1000);
+        if (identityId)
+          recordCall({
+            startedAt,
+            durationMs: Math.round(durationMs),
+            identityId,
+            tokenId: actor.kind === "agent" ? actor.tokenId : null,
+            toolName: call.name,
+            builtIn,
+            outcome: outcome.outcome,
+            failureCode: outcome.failureCode,
+            arguments: call.arguments ?? {},
+            result,
+          });
+      }
+    },
+  );
+}
+
+type ToolResultOf<R> = R & ReturnType<typeof failedResult>;

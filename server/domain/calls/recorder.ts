@@ -1,0 +1,162 @@
+/**
+ * Writes the call log without slowing calls: a finished call is put in memory and written
+ * with others in one insert, at most CALL_LOG_FLUSH_MS later (at once when
+ * CALL_LOG_FLUSH_ROWS wait). Names (identity, Tool, Source), sizes and captured payloads
+ * are worked out at write time, for the whole batch in a few queries, so a call only pays
+ * for pushing an object onto an array. Shutdown flushes what is left (scripts/start.ts).
+ *
+ * If the database cannot take the rows, they wait and are retried; past
+ * CALL_LOG_BUFFER_ROWS the oldest are dropped and counted (qm_call_log_dropped_total),
+ * so a database outage cannot exhaust memory.
+ */
+import { getDb } from "../../db";
+import { LIMITS } from "../../limits";
+import { log } from "../../log";
+import { metrics, registerGauge } from "../../observability/metrics";
+import type { CallOutcome } from "./outcome";
+
+export interface FinishedCall {
+  startedAt: Date;
+  durationMs: number;
+  identityId: string;
+  tokenId: string | null;
+  toolName: string;
+  builtIn: boolean;
+  outcome: CallOutcome;
+  failureCode: string | null;
+  /** Kept by reference until the batch is written: measured (and captured, when on) then. */
+  arguments: unknown;
+  result: unknown;
+}
+
+const KEY = Symbol.for("quartermaster.call-log");
+type Buffer_ = { pending: FinishedCall[]; timer: NodeJS.Timeout | null; writing: Promise<void> | null };
+type Holder = { [KEY]?: Buffer_ };
+const holder = globalThis as Holder;
+holder[KEY] ??= { pending: [], timer: null, writing: null };
+const buffer = holder[KEY];
+
+registerGauge("qm_call_log_pending_rows", "Call log rows waiting to be written.", () => buffer.pending.length);
+
+/** Queues one finished call for the call log. */
+export function recordCall(call: FinishedCall): void {
+  buffer.pending.push(call);
+  const over = buffer.pending.length - LIMITS.CALL_LOG_BUFFER_ROWS.value;
+  if (over > 0) {
+    buffer.pending.splice(0, over);
+    metrics.callLogDropped.inc({}, over);
+  }
+  if (buffer.pending.length >= LIMITS.CALL_LOG_FLUSH_ROWS.value) void flushSoon(0);
+  else if (!buffer.timer) void flushSoon(LIMITS.CALL_LOG_FLUSH_MS.value);
+}
+
+function flushSoon(ms: number): void {
+  if (buffer.timer) clearTimeout(buffer.timer);
+  buffer.timer = setTimeout(() => {
+    buffer.timer = null;
+    flushCallLog().catch(() => {});
+  }, ms);
+  // A pending write never keeps a process alive; shutdown flushes explicitly.
+  buffer.timer.unref();
+}
+
+/** Writes every queued call now; resolves when they are in the database (or failed to be). */
+export async function flushCallLog(): Promise<void> {
+  // One writer at a time keeps the rows in order and the batches whole.
+  while (buffer.writing) await buffer.writing;
+  if (!buffer.pending.length) return;
+  buffer.writing = (async () => {
+    while (buffer.pending.length) {
+      const batch = buffer.pending.slice(0, LIMITS.CALL_LOG_FLUSH_ROWS.value);
+      try {
+        await writeBatch(batch);
+        buffer.pending.splice(0, batch.length);
+      } catch (error) {
+        log.error({ err: error, rows: batch.length }, "call log rows could not be written; retrying");
+        if (!buffer.timer) flushSoon(1000);
+        return;
+      }
+    }
+  })();
+  try {
+    await buffer.writing;
+  } finally {
+    buffer.writing = null;
+  }
+}
+
+/** Rows queued and not yet written (tests, metrics). */
+export function pendingCallLogRows(): number {
+  return buffer.pending.length;
+}
+
+function jsonText(value: unknown): string {
+  if (value === undefined) return "";
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function clip(text: string): string {
+  const max = LIMITS.CALL_PAYLOAD_CHARS.value;
+  return text.length > max ? `${text.slice(0, max)}…[cut at ${max} characters]` : text;
+}
+
+async function writeBatch(batch: FinishedCall[]): Promise<void> {
+  const db = await getDb();
+  const identityIds = [...new Set(batch.map((c) => c.identityId))];
+  const catalogNames = [...new Set(batch.filter((c) => !c.builtIn).map((c) => c.toolName))];
+  const [identities, tools, captures] = await Promise.all([
+    db.agentIdentity.findMany({ where: { id: { in: identityIds } }, select: { id: true, name: true } }),
+    catalogNames.length
+      ? db.tool.findMany({
+          where: { modelFacingName: { in: catalogNames } },
+          select: {
+            id: true,
+            modelFacingName: true,
+            nativeName: true,
+            source: { select: { id: true, name: true } },
+          },
+        })
+      : [],
+    db.callCapture.findMany({ where: { identityId: { in: identityIds } } }),
+  ]);
+  const identityName = new Map(identities.map((i) => [i.id, i.name]));
+  const tool = new Map(tools.map((t) => [t.modelFacingName, t]));
+  const capture = new Map(captures.map((c) => [c.identityId, c.retentionDays]));
+
+  await db.callLog.createMany({
+    data: batch.map((c) => {
+      const argsText = jsonText(c.arguments);
+      const resultText = jsonText(c.result);
+      const t = c.builtIn ? undefined : tool.get(c.toolName);
+      const keepDays = capture.get(c.identityId);
+      return {
+        startedAt: c.startedAt,
+        durationMs: c.durationMs,
+        identityId: c.identityId,
+        identityName: identityName.get(c.identityId) ?? c.identityId,
+        tokenId: c.tokenId,
+        toolName: c.toolName,
+        builtIn: c.builtIn,
+        toolId: t?.id ?? null,
+        nativeName: c.builtIn ? c.toolName : (t?.nativeName ?? null),
+        sourceId: t?.source.id ?? null,
+        sourceName: t?.source.name ?? null,
+        outcome: c.outcome,
+        failureCode: c.failureCode,
+        bytesIn: Buffer.byteLength(argsText),
+        bytesOut: Buffer.byteLength(resultText),
+        ...(keepDays
+          ? {
+              arguments: clip(argsText),
+              result: clip(resultText),
+              payloadExpiresAt: new Date(c.startedAt.getTime() + keepDays * 86_400_000),
+            }
+          : {}),
+      };
+    }),
+  });
+}

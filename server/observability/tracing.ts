@@ -1,0 +1,166 @@
+/**
+ * OpenTelemetry traces: spans for /mcp requests, Tool Calls, the HTTP exchanges with
+ * Sources and catalog checks, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is
+ * set. Unset, nothing is loaded and `withSpan` calls its function straight through, so
+ * tracing that is off costs one boolean test (docs/decisions/0029-traces-and-metrics.md).
+ *
+ * The SDK lives on globalThis: Next.js bundles each route apart, and every bundle must
+ * find the one provider (the OTel API keeps its globals there too).
+ */
+import {
+  type Attributes,
+  type Context,
+  context,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
+import { env } from "@/env";
+import { log } from "../log";
+
+export { SpanKind };
+
+interface Tracing {
+  endpoint: string;
+  shutdown(): Promise<void>;
+  flush(): Promise<void>;
+}
+
+const KEY = Symbol.for("quartermaster.tracing");
+type Holder = { [KEY]?: { active: Tracing | null; starting?: Promise<Tracing> } };
+const holder = globalThis as Holder;
+holder[KEY] ??= { active: null };
+const state = holder[KEY];
+
+/** Starts exporting spans to an OTLP/HTTP collector (its base URL). Idempotent per endpoint. */
+export async function startTracing(endpoint: string, serviceName = env.OTEL_SERVICE_NAME): Promise<void> {
+  if (state.active?.endpoint === endpoint) return;
+  if (state.active) await stopTracing();
+  state.starting ??= (async () => {
+    // Loaded only when tracing is on: an installation without a collector never pays for the SDK.
+    const [{ AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, sdk, { OTLPTraceExporter }, res] =
+      await Promise.all([
+        import("@opentelemetry/context-async-hooks"),
+        import("@opentelemetry/core"),
+        import("@opentelemetry/sdk-trace"),
+        import("@opentelemetry/exporter-trace-otlp-http"),
+        import("@opentelemetry/resources"),
+      ]);
+    const exporter = new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces` });
+    const processor = new sdk.BatchSpanProcessor({ exporter, scheduledDelayMillis: 1000 });
+    const provider = new sdk.TracerProvider({
+      resource: res.resourceFromAttributes({ "service.name": serviceName }),
+      spanProcessors: [processor],
+    });
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    trace.setGlobalTracerProvider(provider);
+    log.info({ endpoint }, "OpenTelemetry tracing on");
+    return {
+      endpoint,
+      flush: () => provider.forceFlush(),
+      shutdown: async () => {
+        await provider.shutdown();
+        trace.disable();
+        context.disable();
+        propagation.disable();
+      },
+    };
+  })();
+  try {
+    state.active = await state.starting;
+  } finally {
+    state.starting = undefined;
+  }
+}
+
+/** Sends the spans still buffered and turns tracing off (shutdown, tests). */
+export async function stopTracing(): Promise<void> {
+  const active = state.active;
+  state.active = null;
+  await active?.shutdown();
+}
+
+/** Sends the spans still buffered. */
+export async function flushTracing(): Promise<void> {
+  await state.active?.flush();
+}
+
+/** Turns tracing on from the environment, once; a no-op without OTEL_EXPORTER_OTLP_ENDPOINT. */
+export async function startTracingFromEnv(): Promise<void> {
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) await startTracing(env.OTEL_EXPORTER_OTLP_ENDPOINT);
+}
+
+let envChecked = false;
+function tracingOn(): boolean {
+  if (!envChecked) {
+    envChecked = true;
+    // A route bundle may be the first code to run (next start without scripts/start.ts).
+    if (env.OTEL_EXPORTER_OTLP_ENDPOINT && !state.active)
+      startTracingFromEnv().catch((error: unknown) => log.error({ err: error }, "OpenTelemetry could not start"));
+  }
+  return state.active !== null;
+}
+
+/** What a traced function may add to its span; does nothing when tracing is off. */
+export interface SpanHandle {
+  set(attributes: Attributes): void;
+  fail(message: string): void;
+}
+
+const OFF: SpanHandle = { set() {}, fail() {} };
+
+function handle(span: Span): SpanHandle {
+  return {
+    set: (attributes) => span.setAttributes(attributes),
+    fail: (message) => span.setStatus({ code: SpanStatusCode.ERROR, message }),
+  };
+}
+
+/**
+ * Runs `fn` inside a span (a child of the active one, or of `parent` when given), ended
+ * when `fn` settles; a throw marks it failed. Tracing off: just `fn`.
+ */
+export async function withSpan<T>(
+  name: string,
+  options: { kind?: SpanKind; attributes?: Attributes; parent?: Context },
+  fn: (span: SpanHandle) => Promise<T>,
+): Promise<T> {
+  if (!tracingOn()) return fn(OFF);
+  const tracer = trace.getTracer("quartermaster");
+  return tracer.startActiveSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
+    options.parent ?? context.active(),
+    async (span) => {
+      try {
+        return await fn(handle(span));
+      } catch (error) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+/** The trace context an incoming request carries (traceparent), for its server span's parent. */
+export function contextFromHeaders(headers: Headers): Context | undefined {
+  if (!tracingOn() || !headers.has("traceparent")) return undefined;
+  return propagation.extract(context.active(), headers, {
+    get: (carrier, key) => carrier.get(key) ?? undefined,
+    keys: (carrier) => [...carrier.keys()],
+  });
+}
+
+/** W3C trace context headers (traceparent, tracestate) of the active span, for a request to a Source. */
+export function traceHeaders(): Record<string, string> {
+  if (!tracingOn()) return {};
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}

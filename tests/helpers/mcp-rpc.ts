@@ -1,0 +1,53 @@
+/**
+ * tools/call at /mcp in plain JSON-RPC over HTTP (no SDK client, so tests read the same
+ * whichever SDK the route is built on). No server imports: e2e specs use it too.
+ */
+export interface RpcAnswer {
+  status: number;
+  result?: {
+    content: { type: string; text?: string }[];
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+  };
+  error?: { code: number; message: string; data?: Record<string, unknown> };
+}
+
+let id = 0;
+export async function callTool(
+  mcpUrl: string,
+  token: string,
+  name: string,
+  args: unknown = {},
+  headers: Record<string, string> = {},
+): Promise<RpcAnswer> {
+  const response = await fetch(mcpUrl, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } }),
+  });
+  const text = await response.text();
+  const body = text ? (parseAnswer(text) as { result?: RpcAnswer["result"]; error?: RpcAnswer["error"] }) : {};
+  return { status: response.status, result: body.result, error: body.error };
+}
+
+/** The JSON-RPC answer, sent as JSON or as Server-Sent Events (the answer is the event with an id). */
+function parseAnswer(text: string): unknown {
+  if (!text.startsWith("event:") && !text.startsWith("data:") && !text.startsWith(":")) return JSON.parse(text);
+  for (const event of text.split(/\n\n/)) {
+    const data = event
+      .split("\n")
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).trimStart())
+      .join("\n");
+    if (!data) continue;
+    const message = JSON.parse(data) as { id?: unknown };
+    if (message.id !== undefined) return message;
+  }
+  throw new Error(`No answer in the event stream: ${text.slice(0, 200)}`);
+}

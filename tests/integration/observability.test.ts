@@ -1,0 +1,214 @@
+/**
+ * Traces and metrics. A fake OTLP/HTTP collector in the test receives the spans: an /mcp
+ * request, its Tool Call, and the HTTP exchanges with the Source under it, in one trace
+ * that continues the agent's own (traceparent in), with the Source receiving the trace
+ * context (traceparent out); catalog checks likewise. Off, no Source sees a traceparent.
+ * /api/metrics answers Prometheus text to an API key only, and counts calls.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flushTracing, startTracing, stopTracing, traceHeaders } from "@/server/observability/tracing";
+import { callerFor, makeUser } from "../helpers/actors";
+import { serveApp } from "../helpers/app-server";
+import { connectionTo } from "../helpers/catalog";
+import { withTestDatabase } from "../helpers/db";
+import { agentFor, callTool } from "../helpers/mcp-agent";
+import { type RunningServer, simpleTool, startSdkServer } from "../helpers/mcp-servers";
+
+withTestDatabase();
+
+interface ExportedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: { key: string; value: Record<string, unknown> }[];
+}
+
+/** An OTLP/HTTP JSON collector: keeps every span posted to /v1/traces. */
+async function startCollector() {
+  const spans: ExportedSpan[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      let body = Buffer.concat(chunks);
+      if (req.headers["content-encoding"] === "gzip") body = gunzipSync(body);
+      if (req.url === "/v1/traces") {
+        const data = JSON.parse(body.toString("utf8")) as {
+          resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[];
+        };
+        for (const r of data.resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans);
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    spans,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const closers: (() => Promise<void>)[] = [];
+let app: Awaited<ReturnType<typeof serveApp>>;
+let collector: Awaited<ReturnType<typeof startCollector>>;
+beforeAll(async () => {
+  app = await serveApp();
+  collector = await startCollector();
+  closers.push(app.close, collector.close);
+});
+afterAll(async () => {
+  await stopTracing();
+  await Promise.all(closers.map((close) => close()));
+});
+
+async function sourceWith(names: string[]) {
+  const server = await startSdkServer({
+    catalog: () => names.map((n) => simpleTool(n)),
+    onCall: (name) => ({ content: [{ type: "text", text: `did ${name}` }] }),
+  });
+  closers.push(server.close);
+  const { api, source } = await connectionTo(server.url);
+  expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+  return { api, source, server };
+}
+
+const traceparentsOf = (server: RunningServer) =>
+  server.requests.map((r) => r.headers.traceparent).filter((t): t is string => typeof t === "string");
+
+async function spansWhere(check: (spans: ExportedSpan[]) => boolean) {
+  const end = Date.now() + 15_000;
+  for (;;) {
+    await flushTracing();
+    if (check(collector.spans)) return collector.spans;
+    if (Date.now() > end) throw new Error(`spans not received: ${collector.spans.map((s) => s.name).join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("traces", () => {
+  it("are off without an endpoint: no span, no traceparent to Sources", async () => {
+    expect(traceHeaders()).toEqual({});
+    const { source, server } = await sourceWith(["quiet"]);
+    const { token } = await agentFor([source.id]);
+    await callTool(`${app.url}/mcp`, token, "quiet");
+    expect(traceparentsOf(server)).toEqual([]);
+  });
+
+  it("follow an agent's call from /mcp through the Tool Call to the Source, which receives the trace context", async () => {
+    await startTracing(collector.url);
+    const { source, server } = await sourceWith(["traced"]);
+    const { token } = await agentFor([source.id]);
+    const agentTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const agentSpan = "00f067aa0ba902b7";
+    const before = server.requests.length;
+    const answer = await callTool(
+      `${app.url}/mcp`,
+      token,
+      "traced",
+      {},
+      { traceparent: `00-${agentTrace}-${agentSpan}-01` },
+    );
+    expect(answer.result?.content[0]?.text).toBe("did traced");
+
+    const spans = await spansWhere((all) =>
+      all.some((s) => s.name === "mcp.source.request" && s.traceId === agentTrace),
+    );
+    const inTrace = spans.filter((s) => s.traceId === agentTrace);
+    const request = inTrace.find((s) => s.name === "mcp.request");
+    const call = inTrace.find((s) => s.name === "mcp.tool_call");
+    const exchanges = inTrace.filter((s) => s.name === "mcp.source.request");
+    expect(request?.parentSpanId).toBe(agentSpan);
+    expect(request?.kind).toBe(2); // SERVER
+    expect(call?.parentSpanId).toBe(request?.spanId);
+    expect(call?.attributes).toEqual(
+      expect.arrayContaining([
+        { key: "mcp.tool.name", value: { stringValue: "traced" } },
+        { key: "qm.call.outcome", value: { stringValue: "ok" } },
+      ]),
+    );
+    expect(exchanges.length).toBeGreaterThan(0);
+    for (const e of exchanges) {
+      expect(e.parentSpanId).toBe(call?.spanId);
+      expect(e.kind).toBe(3); // CLIENT
+    }
+    // Every request the Source got for this call carried the trace, each under its own exchange span.
+    const received = traceparentsOf({ ...server, requests: server.requests.slice(before) });
+    expect(received.length).toBe(server.requests.length - before);
+    for (const t of received) {
+      const [, traceId, parentId] = t.split("-");
+      expect(traceId).toBe(agentTrace);
+      expect(exchanges.map((e) => e.spanId)).toContain(parentId);
+    }
+  });
+
+  it("cover catalog checks, with each page's exchange as a child", async () => {
+    await startTracing(collector.url);
+    const { source } = await sourceWith(["checked"]);
+    const spans = await spansWhere((all) =>
+      all.some((s) => s.name === "catalog.check" && s.attributes.some((a) => a.value.stringValue === source.id)),
+    );
+    const check = spans.find(
+      (s) => s.name === "catalog.check" && s.attributes.some((a) => a.value.stringValue === source.id),
+    );
+    const children = spans.filter((s) => s.parentSpanId === check?.spanId);
+    expect(children.length).toBeGreaterThan(0);
+    expect(children.every((s) => s.name === "mcp.source.request")).toBe(true);
+    await stopTracing();
+    expect(traceHeaders()).toEqual({});
+  });
+});
+
+describe("/api/metrics", () => {
+  const scrape = (key?: string) =>
+    fetch(`${app.url}/api/metrics`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+  const seriesValue = (text: string, series: string) => {
+    const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+    return line ? Number(line.split(" ")[1]) : 0;
+  };
+
+  it("refuses a request without a valid API key", async () => {
+    const none = await scrape();
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toContain("Bearer");
+    expect((await scrape("qm_key_not_a_real_one")).status).toBe(401);
+    const admin = callerFor((await makeUser("admin")).actor);
+    const { apiKey, key } = await admin.apiKeys.create({ name: "revoked scraper", role: "viewer" });
+    await admin.apiKeys.revoke({ id: apiKey.id });
+    expect((await scrape(key)).status).toBe(401);
+  });
+
+  it("exposes counters and latency histograms that move with calls and checks", async () => {
+    const admin = callerFor((await makeUser("admin")).actor);
+    const { key } = await admin.apiKeys.create({ name: "scraper", role: "viewer" });
+    const ok = 'qm_tool_calls_total{code="",kind="catalog",outcome="ok"}';
+    const missing = 'qm_tool_calls_total{code="NOT_FOUND",kind="catalog",outcome="failed"}';
+    const before = await (await scrape(key)).text();
+
+    const { source } = await sourceWith(["counted"]);
+    const { token } = await agentFor([source.id]);
+    await callTool(`${app.url}/mcp`, token, "counted");
+    await callTool(`${app.url}/mcp`, token, "counted");
+    await callTool(`${app.url}/mcp`, token, "not_there");
+
+    const response = await scrape(key);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/plain; version=0.0.4");
+    const after = await response.text();
+    expect(seriesValue(after, ok) - seriesValue(before, ok)).toBe(2);
+    expect(seriesValue(after, missing) - seriesValue(before, missing)).toBe(1);
+    expect(after).toContain("# TYPE qm_tool_call_duration_seconds histogram");
+    expect(after).toMatch(/qm_tool_call_duration_seconds_bucket\{kind="catalog",outcome="ok",le="\+Inf"\} \d+/);
+    expect(seriesValue(after, 'qm_mcp_requests_total{status="200"}')).toBeGreaterThanOrEqual(3);
+    expect(seriesValue(after, 'qm_catalog_checks_total{code="",outcome="succeeded"}')).toBeGreaterThan(
+      seriesValue(before, 'qm_catalog_checks_total{code="",outcome="succeeded"}'),
+    );
+    expect(after).toContain("qm_call_log_pending_rows");
+  });
+});
