@@ -3,9 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { useCan } from "@/components/layout/current-user";
 import { CallStats } from "@/components/calls/call-stats";
 import { RateLimitCard } from "@/components/calls/rate-limit-card";
+import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
