@@ -61,7 +61,7 @@ test("an operator creates a token and copies a client configuration that lists t
 
   // The token's prefix, with one ellipsis.
   const prefix = page.getByTestId("agent-token-row").getByText(/^qm_agent_/);
-  await expect(prefix).toHaveText(/^qm_agent_\w{6}…$/);
+  await expect(prefix).toHaveText(/^qm_agent_[\w-]{6}…$/);
 });
 
 test("an operator filters the catalog to Not offerable and sees the offending argument on the Tool's page", async ({
