@@ -14,7 +14,12 @@ import { expect, test } from "@playwright/test";
 const PORT = Number(process.env.QM_E2E_PORT ?? 3210) + 3;
 const BASE = `http://127.0.0.1:${PORT}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-lifecycle-"));
-test.afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// A failing assertion must not leave an instance holding the port for the next run.
+const started: ChildProcess[] = [];
+test.afterAll(() => {
+  for (const child of started) if (child.exitCode === null) child.kill("SIGTERM");
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 function start(level = "info"): { child: ChildProcess; output: () => string } {
   let out = "";
@@ -30,6 +35,7 @@ function start(level = "info"): { child: ChildProcess; output: () => string } {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  started.push(child);
   child.stdout?.on("data", (c: Buffer) => {
     out += c.toString();
   });
