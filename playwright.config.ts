@@ -36,9 +36,17 @@ export default defineConfig({
   },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts/ },
+    // Before any test adds data: the console exactly as a new user of the demo sees it.
+    {
+      name: "first-look",
+      dependencies: ["setup"],
+      testMatch: /first-look\.spec\.ts/,
+      use: { storageState: "e2e-artifacts/.auth/admin.json" },
+    },
     {
       name: "console",
-      dependencies: ["setup"],
+      dependencies: ["setup", "first-look"],
+      testIgnore: /first-look\.spec\.ts/,
       // Signed in once for all tests: the sign-in endpoint is rate-limited per address.
       use: { storageState: "e2e-artifacts/.auth/admin.json" },
     },

@@ -40,7 +40,9 @@ test("an operator adds a Connection, runs Check now, watches its progress and fi
   await dialog.getByRole("button", { name: /Add/ }).last().click();
   await expect(dialog).toBeHidden();
 
-  await op.getByRole("link", { name }).click();
+  // Saving opens the new Source, whose first check starts at once; Check now runs another.
+  await expect(op).toHaveURL(/\/tools\/sources\/[\w-]+\?created=1$/);
+  await expect(op.getByRole("heading", { level: 1, name })).toBeVisible();
   await op.getByRole("button", { name: "Check now" }).click();
   const progress = op.getByTestId("check-progress");
   await expect(progress).toContainText("Checking the catalog");

@@ -14,9 +14,14 @@ import { expect, test } from "@playwright/test";
 const PORT = Number(process.env.QM_E2E_PORT ?? 3210) + 3;
 const BASE = `http://127.0.0.1:${PORT}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-lifecycle-"));
-test.afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// A failing assertion must not leave an instance holding the port for the next run.
+const started: ChildProcess[] = [];
+test.afterAll(() => {
+  for (const child of started) if (child.exitCode === null) child.kill("SIGTERM");
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
-function start(): { child: ChildProcess; output: () => string } {
+function start(level = "info"): { child: ChildProcess; output: () => string } {
   let out = "";
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     env: {
@@ -26,10 +31,11 @@ function start(): { child: ChildProcess; output: () => string } {
       QM_DATA_DIR: dataDir,
       QM_DEMO: "1",
       NODE_ENV: "production",
-      LOG_LEVEL: "info",
+      LOG_LEVEL: level,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  started.push(child);
   child.stdout?.on("data", (c: Buffer) => {
     out += c.toString();
   });
@@ -59,23 +65,31 @@ function stop(child: ChildProcess): Promise<number | null> {
   });
 }
 
-test("npm start migrates and seeds once, logs with request ids, never logs secrets, and stops gracefully on SIGTERM", async () => {
+test("npm start migrates and seeds once, keeps requests out of the terminal unless at debug, logs with request ids, never logs secrets, and stops gracefully on SIGTERM", async () => {
   test.setTimeout(300_000);
   const first = start();
   await waitHealthy(first.output);
   // The banner comes once the demo's SDK Tool Host has registered, a moment after the app answers.
-  await expect.poll(() => first.output(), { timeout: 30_000 }).toContain("Demo sign-in: admin@quartermaster.demo / ");
+  await expect
+    .poll(() => first.output(), { timeout: 30_000 })
+    .toContain("Demo sign-in (admin): admin@quartermaster.demo / ");
   expect(first.output()).toContain('Demo SDK Tool Host (a live Source): "Billing service (demo)"');
   expect(first.output()).toContain('"msg":"migrations applied"');
+  // The banner says how to sign in as each demo role, with a password that works.
+  const people = JSON.parse(readFileSync(path.join(dataDir, "demo-admin.json"), "utf8")).people as {
+    email: string;
+    password: string;
+    role: string;
+  }[];
+  expect(people.map((p) => p.role)).toEqual(["operator", "curator", "viewer"]);
+  for (const p of people) expect(first.output()).toMatch(new RegExp(`Demo ${p.role}: +${p.email} / ${p.password}`));
   expect(existsSync(path.join(dataDir, "quartermaster.lock"))).toBe(true);
 
-  const res = await fetch(`${BASE}/api/trpc/me.get`, {
-    headers: { "x-request-id": "lifecycle-req-1", authorization: "Bearer qm_key_TOPSECRETVALUE" },
-  });
-  expect(res.status).toBe(401);
-  expect(res.headers.get("x-request-id")).toBe("lifecycle-req-1");
-  await expect.poll(() => first.output()).toContain('"requestId":"lifecycle-req-1"');
-  expect(first.output()).not.toContain("TOPSECRETVALUE");
+  // At the default level requests are not logged: the banner stays in view.
+  const quiet = await fetch(`${BASE}/api/trpc/me.get`, { headers: { "x-request-id": "lifecycle-quiet-1" } });
+  expect(quiet.headers.get("x-request-id")).toBe("lifecycle-quiet-1");
+  await new Promise((r) => setTimeout(r, 500));
+  expect(first.output()).not.toContain("lifecycle-quiet-1");
   const demoUrl = /Demo MCP server \(a live Source\): (\S+)/.exec(first.output())?.[1];
   expect(demoUrl).toBeTruthy();
 
@@ -91,12 +105,20 @@ test("npm start migrates and seeds once, logs with request ids, never logs secre
   ).toBe("down");
 
   const password = JSON.parse(readFileSync(path.join(dataDir, "demo-admin.json"), "utf8")).password as string;
-  const second = start();
+  const second = start("debug");
   await waitHealthy(second.output);
   expect(second.output()).not.toContain('"msg":"migrations applied"');
   await expect
     .poll(() => second.output(), { timeout: 30_000 })
-    .toContain(`Demo sign-in: admin@quartermaster.demo / ${password}`);
+    .toContain(`Demo sign-in (admin): admin@quartermaster.demo / ${password}`);
+  // At debug, each request is logged with its id, and never a secret.
+  const res = await fetch(`${BASE}/api/trpc/me.get`, {
+    headers: { "x-request-id": "lifecycle-req-1", authorization: "Bearer qm_key_TOPSECRETVALUE" },
+  });
+  expect(res.status).toBe(401);
+  expect(res.headers.get("x-request-id")).toBe("lifecycle-req-1");
+  await expect.poll(() => second.output()).toContain('"requestId":"lifecycle-req-1"');
+  expect(second.output()).not.toContain("TOPSECRETVALUE");
   // Signing in still works on the reopened database, and the demo was not seeded twice.
   const signIn = await fetch(`${BASE}/api/auth/sign-in/email`, {
     method: "POST",

@@ -74,7 +74,10 @@ async function main() {
   const lines = [``, `  Quartermaster is running at ${server.url}`];
   if (demo)
     lines.push(
-      `  Demo sign-in: ${demo.email} / ${demo.password}`,
+      `  Demo sign-in (admin): ${demo.email} / ${demo.password}`,
+      ...(demo.people ?? []).map(
+        (p) => `  Demo ${p.role}:${" ".repeat(Math.max(1, 9 - p.role.length))}${p.email} / ${p.password}`,
+      ),
       `  Demo MCP server (a live Source): ${demoMcp?.url}`,
       ...(demoHost
         ? [

@@ -162,6 +162,11 @@ export const LIMITS = {
   ),
   CONFUSABLE_PAIRS: setting(20, "confusable pairs shown for one identity, most similar first"),
   TOOL_NEIGHBOURS: setting(10, "nearest neighbours shown on a Tool's page"),
+
+  // ── Console for daily work (issue 15) ──
+  IDENTITY_LIST_LOSS_DAYS: setting(7, "how far back the Agent Identities list counts each identity's losses"),
+  SOURCE_CHANGES_SHOWN: setting(20, "configuration changes shown beside a failing Source's failure"),
+  BUDGET_SNAPSHOTS_SHOWN: setting(500, "budget snapshots an identity's chart draws"),
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { CopyButton, OneTimeSecret } from "@/components/ui/copy-button";
+import { OneTimeSecret } from "@/components/ui/copy-button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
@@ -18,6 +18,7 @@ import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
 import { useNow } from "@/components/ui/use-now";
+import { ClientConfigTabs } from "./client-config-tabs";
 import { errorField } from "./labels";
 import type { AgentToken } from "./types";
 import { useOrigin } from "./use-origin";
@@ -92,7 +93,8 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
                 <tr key={t.id} data-testid="agent-token-row">
                   <Td className="font-medium">{t.name}</Td>
                   <Td>
-                    <code className="font-mono text-xs">{t.prefix}…</code>
+                    {/* The stored prefix ends with its own ellipsis. */}
+                    <code className="font-mono text-xs">{t.prefix}</code>
                   </Td>
                   <Td className="whitespace-nowrap text-muted" title={formatDateTime(t.createdAt)}>
                     {formatRelative(t.createdAt, now)}
@@ -179,44 +181,25 @@ function CreateTokenDialog({
   }
   const value = create.data?.value;
   const endpoint = `${origin}/mcp`;
-  const curl = value
-    ? [
-        `curl ${endpoint} \\`,
-        `  -H "Authorization: Bearer ${value}" \\`,
-        `  -H "Content-Type: application/json" \\`,
-        `  -H "Accept: application/json, text/event-stream" \\`,
-        `  -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'`,
-      ].join("\n")
-    : "";
 
   return (
-    <Dialog open onClose={onClose} title={value ? "Agent token created" : `New agent token for ${identity.name}`}>
+    <Dialog
+      open
+      onClose={onClose}
+      wide={Boolean(value)}
+      title={value ? "Agent token created" : `New agent token for ${identity.name}`}
+    >
       {value ? (
         <div className="space-y-4">
           {/* Wrapped, not scrolled: a scrolling box would need its own Tab stop to be read by keyboard. */}
           <div className="[&_code]:whitespace-normal [&_code]:break-all">
             <OneTimeSecret value={value} what="agent token" />
           </div>
-          <div className="space-y-2 text-sm">
-            <p>
-              Point the agent’s MCP client at <code className="font-mono">{endpoint}</code> (Streamable HTTP) and send
-              the token in every request:
-            </p>
-            <code className="block break-all rounded-md border border-border bg-surface-2 px-3 py-2 font-mono text-xs">
-              Authorization: Bearer {value}
-            </code>
-            <p className="text-muted">To try it from a shell, list the Tools it holds:</p>
-            <pre
-              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keyboard
-              tabIndex={0}
-              className="overflow-x-auto rounded-md border border-border bg-surface-2 px-3 py-2 font-mono text-xs"
-            >
-              {curl}
-            </pre>
-            <div className="flex justify-end">
-              <CopyButton value={curl} label="Copy example" />
-            </div>
-          </div>
+          <p className="text-sm">
+            Point the agent’s MCP client at <code className="font-mono">{endpoint}</code> (Streamable HTTP) with the
+            header <code className="font-mono">Authorization: Bearer &lt;token&gt;</code>. Ready to paste:
+          </p>
+          <ClientConfigTabs endpoint={endpoint} token={value} identityName={identity.name} />
           <div className="flex justify-end">
             <Button onClick={onClose}>Done</Button>
           </div>

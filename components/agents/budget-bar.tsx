@@ -63,8 +63,15 @@ export function BudgetBar({
           size === "sm" ? "h-2" : size === "md" ? "h-3" : "h-5",
         )}
       >
-        <div className={over ? "bg-danger" : "bg-accent"} style={{ width: pct(heldTools) }} />
-        <div className={over ? "bg-danger/50" : "bg-muted"} style={{ width: pct(budget.instructionsBytes) }} />
+        {/* Any use at all keeps a few pixels: 1 % of a small bar would otherwise vanish. */}
+        <div
+          className={cn(over ? "bg-danger" : "bg-accent", heldTools > 0 && "min-w-1")}
+          style={{ width: pct(heldTools) }}
+        />
+        <div
+          className={cn(over ? "bg-danger/50" : "bg-muted", budget.instructionsBytes > 0 && "min-w-1")}
+          style={{ width: pct(budget.instructionsBytes) }}
+        />
         {addsBytes > 0 && <div className={over ? HATCH_DANGER : HATCH_ACCENT} style={{ width: pct(addsBytes) }} />}
         {over && (
           <div

@@ -4,6 +4,7 @@ import { Facts } from "@/components/ui/facts";
 import { formatBytes, formatCount } from "@/components/ui/format";
 import { Table, Td, Th } from "@/components/ui/table";
 import { BudgetBar } from "./budget-bar";
+import { BudgetHistoryChart } from "./budget-history-chart";
 import { formatPercent, toolCount } from "./labels";
 import type { IdentityView } from "./types";
 
@@ -25,6 +26,7 @@ export function BudgetPanel({ identity }: { identity: IdentityView }) {
         />
         <div className="space-y-5 p-4">
           <BudgetBar budget={budget} size="lg" legend label={`Budget used by ${identity.name}`} />
+          <BudgetHistoryChart identity={identity} />
           <Facts
             className="lg:grid-cols-4"
             items={[

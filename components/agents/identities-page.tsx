@@ -8,12 +8,15 @@ import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
+import { cn } from "@/components/ui/cn";
 import { Input, Select } from "@/components/ui/field";
 import { formatCount } from "@/components/ui/format";
+import { MoreDetails, WIDE_ONLY } from "@/components/ui/more-details";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
+import { LIMITS } from "@/server/limits";
 import { BudgetBar } from "./budget-bar";
 import { CreateIdentityDialog } from "./create-identity-dialog";
 import { IdentityStateBadge } from "./identity-state-badge";
@@ -136,9 +139,16 @@ export function IdentitiesPage() {
           <thead>
             <tr>
               <Th>Name</Th>
-              <Th className="text-right">Sources</Th>
-              <Th className="text-right">Tools held</Th>
-              <Th className="w-72">Budget</Th>
+              <Th className={cn("text-right", WIDE_ONLY)}>Sources</Th>
+              <Th className={cn("text-right", WIDE_ONLY)}>Tools held</Th>
+              <Th className={cn("w-72", WIDE_ONLY)}>Budget</Th>
+              <Th
+                className={cn("text-right", WIDE_ONLY)}
+                title={`Tools lost in the last ${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} days`}
+              >
+                Lost ({LIMITS.IDENTITY_LIST_LOSS_DAYS.value} d)
+              </Th>
+              <Th className={WIDE_ONLY}>Failing Sources</Th>
               <Th>State</Th>
             </tr>
           </thead>
@@ -150,11 +160,60 @@ export function IdentitiesPage() {
                     {i.name}
                   </Link>
                   {i.description && <p className="truncate text-xs text-muted">{i.description}</p>}
+                  <MoreDetails
+                    items={[
+                      { label: "Sources", value: formatCount(i.sources) },
+                      { label: "Tools held", value: formatCount(i.tools) },
+                      {
+                        label: "Budget",
+                        value: <BudgetBar budget={i.budget} size="sm" label={`Budget used by ${i.name}`} />,
+                      },
+                      { label: `Lost (${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} d)`, value: formatCount(i.lostTools) },
+                      {
+                        label: "Failing Sources",
+                        value: i.failingSources.length ? i.failingSources.map((f) => f.name).join(", ") : "none",
+                      },
+                    ]}
+                  />
                 </Td>
-                <Td className="text-right tabular-nums">{formatCount(i.sources)}</Td>
-                <Td className="text-right tabular-nums">{formatCount(i.tools)}</Td>
-                <Td>
+                <Td className={cn("text-right tabular-nums", WIDE_ONLY)}>{formatCount(i.sources)}</Td>
+                <Td className={cn("text-right tabular-nums", WIDE_ONLY)}>{formatCount(i.tools)}</Td>
+                <Td className={WIDE_ONLY}>
                   <BudgetBar budget={i.budget} size="sm" label={`Budget used by ${i.name}`} />
+                </Td>
+                <Td className={cn("text-right tabular-nums", WIDE_ONLY)}>
+                  {i.lostTools > 0 ? (
+                    <Link
+                      href={`/agents/${i.id}?tab=lost`}
+                      className="font-medium text-danger hover:underline"
+                      title={`${formatCount(i.lostTools)} Tools lost in the last ${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} days`}
+                    >
+                      {formatCount(i.lostTools)}
+                    </Link>
+                  ) : (
+                    <span className="text-muted">0</span>
+                  )}
+                </Td>
+                <Td className={cn("max-w-56", WIDE_ONLY)}>
+                  {i.failingSources.length === 0 ? (
+                    <span className="text-muted">none</span>
+                  ) : (
+                    <ul className="space-y-0.5 text-sm">
+                      {i.failingSources.map((s) => (
+                        <li key={s.id} className="truncate">
+                          <Link
+                            href={`/tools/sources/${s.id}`}
+                            className={
+                              s.state === "failing" ? "text-danger hover:underline" : "text-warn hover:underline"
+                            }
+                          >
+                            {s.name}
+                          </Link>
+                          {s.state === "host_silent" && <span className="text-xs text-muted"> (host silent)</span>}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
                 </Td>
                 <Td>
                   <IdentityStateBadge state={i.state} />

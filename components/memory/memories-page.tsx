@@ -218,7 +218,7 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
               </Chip>
             ))}
           </fieldset>
-          <div className="flex items-center gap-1.5 text-sm">
+          <div className="flex flex-wrap items-center gap-1.5 text-sm">
             <label htmlFor="memory-from" className="text-muted">
               From
             </label>

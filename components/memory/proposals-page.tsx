@@ -370,7 +370,8 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
             </option>
           ))}
         </Select>
-        <div className="ml-auto flex items-center gap-2 text-sm text-muted">
+        {/* Keyboard shortcuts mean little on a phone; the hint gives way to the filters there. */}
+        <div className="ml-auto flex items-center gap-2 text-sm text-muted max-md:hidden">
           <Keyboard className="size-4" aria-hidden />
           <span id="shortcuts-hint" data-testid="shortcuts-hint">
             <Kbd>j</Kbd>/<Kbd>k</Kbd> move

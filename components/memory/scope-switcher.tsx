@@ -17,11 +17,16 @@ export function ScopeSwitcher({
   onChange: (id: string) => void;
 }) {
   return (
-    <div className="flex items-center gap-2" data-testid="scope-switcher">
+    <div className="flex min-w-0 max-w-full items-center gap-2" data-testid="scope-switcher">
       <label htmlFor="memory-scope" className="text-sm font-medium text-muted">
         Scope
       </label>
-      <Select id="memory-scope" value={value} onChange={(e) => onChange(e.target.value)} className="w-56">
+      <Select
+        id="memory-scope"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="w-56 min-w-0 max-w-full"
+      >
         {!value && <option value="">Choose a scope…</option>}
         {scopes.map((s) => (
           <option key={s.id} value={s.id}>

@@ -1,6 +1,7 @@
 "use client";
 
-import { useMemo } from "react";
+import Link from "next/link";
+import { useMemo, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -13,6 +14,7 @@ import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
 import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
 import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
+import { type AuditEvent, AuditEventDialog, pageFor } from "./audit-event-dialog";
 
 const ACTOR_TYPES = [
   { value: "", label: "Anyone" },
@@ -25,19 +27,7 @@ const ACTOR_TYPES = [
 
 type ActorType = Exclude<(typeof ACTOR_TYPES)[number]["value"], "">;
 
-type AuditEvent = {
-  id: string;
-  at: Date;
-  actorType: string;
-  actorLabel: string;
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  targetLabel: string | null;
-  details: unknown;
-};
-
-function columnsAt(now: number): Column<AuditEvent>[] {
+function columnsAt(now: number, open: (e: AuditEvent) => void): Column<AuditEvent>[] {
   return [
     {
       key: "when",
@@ -48,6 +38,7 @@ function columnsAt(now: number): Column<AuditEvent>[] {
     },
     {
       key: "actor",
+      wideOnly: true,
       header: "Actor",
       width: "w-[22%]",
       className: "truncate",
@@ -65,7 +56,16 @@ function columnsAt(now: number): Column<AuditEvent>[] {
       header: "Action",
       width: "w-[18%]",
       className: "truncate",
-      cell: (e) => <code className="font-mono text-xs">{e.action}</code>,
+      cell: (e) => (
+        <button
+          type="button"
+          onClick={() => open(e)}
+          className="max-w-full truncate rounded font-mono text-xs text-accent hover:underline"
+          title="Show the whole event"
+        >
+          {e.action}
+        </button>
+      ),
     },
     {
       key: "object",
@@ -74,12 +74,13 @@ function columnsAt(now: number): Column<AuditEvent>[] {
       className: "truncate",
       cell: (e) => (
         <span title={e.targetLabel ?? e.targetId ?? undefined}>
-          {e.targetLabel ?? e.targetId ?? "—"} <span className="text-xs text-muted">{e.targetType}</span>
+          <ObjectLabel event={e} /> <span className="text-xs text-muted">{e.targetType}</span>
         </span>
       ),
     },
     {
       key: "details",
+      wideOnly: true,
       header: "Details",
       className: "truncate font-mono text-xs text-muted",
       cell: (e) => {
@@ -107,7 +108,8 @@ export function AuditLogPage() {
     { unfiltered: {}, refetchInterval: 30_000 },
   );
   const narrowed = Boolean(filters.q || actorType || filters.action);
-  const columns = useMemo(() => columnsAt(now), [now]);
+  const [shown, setShown] = useState<AuditEvent | null>(null);
+  const columns = useMemo(() => columnsAt(now, setShown), [now]);
   function clearFilters() {
     setSearch("");
     setFilters({ q: null, actor: null, action: null });
@@ -184,6 +186,19 @@ export function AuditLogPage() {
           minWidth="min-w-[56rem]"
         />
       </ListBody>
+      {shown && <AuditEventDialog event={shown} onClose={() => setShown(null)} />}
     </>
+  );
+}
+
+function ObjectLabel({ event }: { event: AuditEvent }) {
+  const text = event.targetLabel ?? event.targetId ?? "—";
+  const href = event.targetId ? pageFor(event.targetType, event.targetId) : null;
+  return href ? (
+    <Link href={href} prefetch={false} className="text-accent hover:underline">
+      {text}
+    </Link>
+  ) : (
+    <span>{text}</span>
   );
 }

@@ -47,6 +47,23 @@ export function UsersPage() {
           </Button>
         }
       />
+      <section aria-labelledby="roles-explained" className="mb-4 rounded-lg border border-border bg-surface px-4 py-3">
+        <h2 id="roles-explained" className="mb-2 text-sm font-semibold">
+          What each role may do
+        </h2>
+        <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]" data-testid="roles-explained">
+          {ROLES.map((r) => (
+            <div key={r} className="contents">
+              <dt className="font-medium capitalize">{r}</dt>
+              <dd className="text-muted">{ROLE_DESCRIPTIONS[r]}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-2 text-xs text-muted">
+          Every role reads everything; a role’s own work comes on top. Agents never sign in here: they use an Agent
+          Identity’s token at /mcp.
+        </p>
+      </section>
       {update.error && (
         <div className="mb-4">
           <ErrorState error={update.error} />

@@ -17,6 +17,8 @@ import {
   COMPATIBILITY_LABELS,
   COMPATIBILITY_STATES,
   type CompatibilityState,
+  NOT_OFFERABLE,
+  NOT_OFFERABLE_LABEL,
 } from "@/server/domain/catalog/compatibility";
 import { CatalogTable, type SortDirection, TOOL_SORTS, type ToolSort } from "./catalog-table";
 
@@ -24,14 +26,16 @@ import { CatalogTable, type SortDirection, TOOL_SORTS, type ToolSort } from "./c
 const DEFAULT_DIRECTION: Record<ToolSort, SortDirection> = {
   name: "asc",
   source: "asc",
-  compatibility: "asc",
+  // Worst first: every state that refuses a model, then withdrawn Tools, then Compatible.
+  compatibility: "desc",
   size: "desc",
   lastChanged: "desc",
 };
 
 const asSort = (v: string): ToolSort => ((TOOL_SORTS as readonly string[]).includes(v) ? (v as ToolSort) : "name");
-const asState = (v: string): CompatibilityState | undefined =>
-  (COMPATIBILITY_STATES as readonly string[]).includes(v) ? (v as CompatibilityState) : undefined;
+type StateFilter = CompatibilityState | typeof NOT_OFFERABLE;
+const asState = (v: string): StateFilter | undefined =>
+  v === NOT_OFFERABLE || (COMPATIBILITY_STATES as readonly string[]).includes(v) ? (v as StateFilter) : undefined;
 
 export function CatalogPage() {
   const trpc = useTRPC();
@@ -130,6 +134,9 @@ export function CatalogPage() {
           className="w-64"
         >
           <option value="">All states{everything !== undefined ? ` (${formatCount(everything)})` : ""}</option>
+          <option value={NOT_OFFERABLE}>
+            {NOT_OFFERABLE_LABEL} ({formatCount(facets.data?.notOfferable ?? 0)})
+          </option>
           {COMPATIBILITY_STATES.map((s) => (
             <option key={s} value={s}>
               {COMPATIBILITY_LABELS[s]} ({formatCount(facets.data?.states[s] ?? 0)})

@@ -18,12 +18,12 @@ export type ToolSort = NonNullable<NonNullable<TListToolsInput>["sort"]>;
 export const TOOL_SORTS = ["name", "source", "compatibility", "size", "lastChanged"] as const satisfies ToolSort[];
 export type SortDirection = "asc" | "desc";
 
-const SORTABLE: Array<{ sort: ToolSort; label: string; width?: string; right?: boolean }> = [
+const SORTABLE: Array<{ sort: ToolSort; label: string; width?: string; right?: boolean; wideOnly?: boolean }> = [
   { sort: "name", label: "Tool" },
-  { sort: "source", label: "Source", width: "w-[16%]" },
-  { sort: "compatibility", label: "Model compatibility", width: "w-[19%]" },
-  { sort: "size", label: "Size", width: "w-24", right: true },
-  { sort: "lastChanged", label: "Last changed", width: "w-40" },
+  { sort: "source", label: "Source", width: "w-[16%]", wideOnly: true },
+  { sort: "compatibility", label: "Model compatibility", width: "w-[19%] max-md:w-36" },
+  { sort: "size", label: "Size", width: "w-24", right: true, wideOnly: true },
+  { sort: "lastChanged", label: "Last changed", width: "w-40", wideOnly: true },
 ];
 
 function cellOf(sort: ToolSort, now: number): (tool: CatalogTool) => ReactNode {
@@ -108,12 +108,14 @@ export function CatalogTable({
         return {
           key: c.sort,
           width: c.width,
+          wideOnly: c.wideOnly,
           ariaSort: active ? (direction === "asc" ? "ascending" : "descending") : "none",
           headerClassName: cn("px-1.5", c.right && "text-right"),
           className: CELL_CLASS[c.sort],
           header: (
             <button
               type="button"
+              title={c.sort === "compatibility" ? "Sort by model compatibility (worst first)" : undefined}
               onClick={() => onSort(c.sort)}
               className={cn(
                 "inline-flex items-center gap-1 whitespace-nowrap rounded px-1.5 py-1 text-xs font-semibold uppercase tracking-wide hover:bg-surface hover:text-fg",

@@ -26,6 +26,7 @@ function columnsAt(now: number, show: (checkId: string) => void): Column<CheckRo
     },
     {
       key: "trigger",
+      wideOnly: true,
       header: "Trigger",
       width: "w-28",
       className: "whitespace-nowrap",
@@ -34,6 +35,7 @@ function columnsAt(now: number, show: (checkId: string) => void): Column<CheckRo
     { key: "outcome", header: "Outcome", width: "w-28", cell: (c) => <OutcomeBadge status={c.status} /> },
     {
       key: "duration",
+      wideOnly: true,
       header: "Duration",
       width: "w-24",
       headerClassName: "text-right",
@@ -42,6 +44,7 @@ function columnsAt(now: number, show: (checkId: string) => void): Column<CheckRo
     },
     {
       key: "pages",
+      wideOnly: true,
       header: "Pages",
       width: "w-20",
       headerClassName: "text-right",
@@ -58,6 +61,7 @@ function columnsAt(now: number, show: (checkId: string) => void): Column<CheckRo
     },
     {
       key: "bytes",
+      wideOnly: true,
       header: "Bytes",
       width: "w-24",
       headerClassName: "text-right",
@@ -66,6 +70,7 @@ function columnsAt(now: number, show: (checkId: string) => void): Column<CheckRo
     },
     {
       key: "changes",
+      wideOnly: true,
       header: "Changes",
       width: "w-36",
       className: "whitespace-nowrap tabular-nums",
@@ -73,6 +78,7 @@ function columnsAt(now: number, show: (checkId: string) => void): Column<CheckRo
     },
     {
       key: "failure",
+      wideOnly: true,
       header: "Failure",
       cell: (c) => {
         if (!c.failureCode) return <span className="text-muted">—</span>;

@@ -101,7 +101,8 @@ export function CheckProgressPanel({ state }: { state: CheckNowState }) {
         <div className="flex flex-wrap items-center gap-x-6 gap-y-1 rounded-lg border border-accent/40 bg-accent-soft px-4 py-3 text-sm">
           <span className="inline-flex items-center gap-2 font-medium text-accent">
             <Loader2 className="size-4 animate-spin" aria-hidden />
-            {state.manual ? "Checking the catalog…" : "A scheduled check is running…"}
+            {/* One label whoever started it (creation, the schedule, Check now): the history says which. */}
+            Checking the catalog…
           </span>
           <Stat label="pages" value={formatCount(progress?.pages ?? 0)} />
           <Stat label="Tools" value={formatCount(progress?.tools ?? 0)} />

@@ -86,3 +86,58 @@ export function failureFacts(details: Record<string, unknown> | null | undefined
   if (typeof details.page === "number") facts.push(`on page ${formatCount(details.page)}`);
   return facts;
 }
+
+/**
+ * What to try first for a failure, in the operator's words: the code says what broke, the
+ * hint says where to look. HTTP errors get a hint per status.
+ */
+export function failureHint(code: string, details?: Record<string, unknown> | null): string | undefined {
+  if (code === "CATALOG_HTTP_ERROR") {
+    const status = typeof details?.status === "number" ? details.status : Number(details?.measured);
+    if (status === 404)
+      return "Check the path: nothing answers at this URL. MCP servers usually serve Streamable HTTP at /mcp; a moved or renamed endpoint answers 404.";
+    if (status === 405)
+      return "Check the path: this URL does not take POST. It may be an SSE endpoint (/sse) or a web page rather than the Streamable HTTP endpoint.";
+    if (status === 403)
+      return "Check the headers: the server knows the credentials but refuses them for this endpoint (scope or role).";
+    if (status === 406 || status === 415)
+      return "The server refused the request's format: it may not speak Streamable HTTP. Check the URL points at its MCP endpoint.";
+    if (status === 429)
+      return "The server is rate-limiting Quartermaster: check less often (Edit → check interval) or raise its limit.";
+    if (status >= 500)
+      return "The server failed on its side: look at its logs. The next scheduled check retries; Check now retries at once.";
+    return "Check the URL and the server's own logs for why it refused the request.";
+  }
+  return FAILURE_HINTS[code];
+}
+
+const FAILURE_HINTS: Record<string, string> = {
+  CATALOG_UNAUTHORIZED:
+    "Check the headers: the token may have expired or been revoked, or the header name is wrong (Authorization: Bearer …). Edit the Connection to enter it again.",
+  CATALOG_TRANSPORT_ERROR:
+    "Check the host and port, that the server is running, and that Quartermaster's machine can reach it (DNS, firewall, TLS certificate).",
+  CATALOG_TIMEOUT:
+    "The server is slow or its catalog very large: check how long its tools/list takes, and whether it pages large catalogs.",
+  CATALOG_ADDRESS_BLOCKED:
+    "The URL resolves to a loopback, private or link-local address Connections may not reach. Use the server's public address; an admin can allow link-local addresses under Network policy.",
+  CATALOG_REMOTE_ERROR: "The server refused tools/list with a JSON-RPC error: its logs say why.",
+  CATALOG_MALFORMED_RESPONSE:
+    "Check the URL is the server's MCP endpoint (not a web page or a proxy's error page) and that it speaks Streamable HTTP.",
+  CATALOG_CURSOR_LOOP: "A bug in the server's paging: report it to the server's owner with the cursor shown.",
+  CATALOG_DUPLICATE_TOOL_NAME: "A bug in the server: two Tools share one name. Ask its owner to rename one.",
+  CATALOG_TOO_MANY_PAGES:
+    "Ask the server's owner for larger pages: the catalog needs more pages than a check may read.",
+  CATALOG_TOO_MANY_TOOLS: "Split the server's Tools across several servers, each its own Connection.",
+  CATALOG_TOO_LARGE: "Shorten the Tools' descriptions and schemas, or split the server across several Connections.",
+  CATALOG_RESPONSE_TOO_LARGE: "Ask the server's owner for smaller pages of tools/list.",
+  TOOL_DEFINITION_TOO_LARGE: "Shorten the named Tool's description or schema where it is defined.",
+  TOOL_NAME_INVALID: "Rename the named Tool where it is defined (1–128 characters).",
+  TOOL_DESCRIPTION_TOO_LONG: "Shorten the named Tool's description where it is defined.",
+  TOOL_SCHEMA_TOO_DEEP: "Flatten the named Tool's schema where it is defined.",
+  TOOL_SCHEMA_TOO_LARGE: "Simplify the named Tool's schema where it is defined.",
+  TOOL_DEFINITION_TOO_DEEP: "Flatten the named Tool's annotations or _meta where it is defined.",
+  CATALOG_CHECK_FAILED: "Quartermaster itself failed: the server log has the details under this check's time.",
+  TOO_MANY_TOOLS: "Register fewer Tools from this host, or split them across several hosts.",
+  REQUEST_BODY_TOO_LARGE: "Register fewer or smaller Tools in one request.",
+  SOURCE_PAUSED: "Resume the host to accept its registrations again.",
+};

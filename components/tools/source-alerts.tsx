@@ -1,9 +1,10 @@
 "use client";
 
+import { Lightbulb } from "lucide-react";
 import { Callout } from "@/components/ui/callout";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { useNow } from "@/components/ui/use-now";
-import { failureCodeDescription, failureFacts } from "./labels";
+import { failureCodeDescription, failureFacts, failureHint } from "./labels";
 import type { SourceView } from "./types";
 
 /**
@@ -15,6 +16,7 @@ export function FailureAlert({ source }: { source: SourceView }) {
   const failure = source.lastFailure;
   if (!failure || !source.failingSince) return null;
   const facts = failureFacts(failure.details);
+  const hint = failureHint(failure.code, failure.details);
   const isHost = source.kind === "sdk_tool_host";
   return (
     <Callout
@@ -34,6 +36,14 @@ export function FailureAlert({ source }: { source: SourceView }) {
       </p>
       <p className="[overflow-wrap:anywhere]">{failure.message}</p>
       {facts.length > 0 && <p className="mt-1 font-medium [overflow-wrap:anywhere]">{facts.join(" · ")}</p>}
+      {hint && (
+        <p className="mt-2 flex gap-1.5" data-testid="failure-hint">
+          <Lightbulb className="mt-0.5 size-4 shrink-0 text-warn" aria-hidden />
+          <span>
+            <strong>What to try:</strong> {hint}
+          </span>
+        </p>
+      )}
       <p className="mt-2">
         {source.lastSuccessAt ? (
           <>

@@ -1,20 +1,23 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowRight, KeyRound, Pause, Pencil, Play, Trash2 } from "lucide-react";
+import { ArrowRight, KeyRound, Pause, Pencil, Play, Trash2, UserPlus } from "lucide-react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { CallStats } from "@/components/calls/call-stats";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { Button } from "@/components/ui/button";
+import { Callout } from "@/components/ui/callout";
 import { Card, CardHeader } from "@/components/ui/card";
 import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
+import { AssignToIdentityDialog } from "./assign-to-identity";
+import { CheckCharts } from "./check-charts";
 import { CheckHistory } from "./check-history";
 import { CheckNowButton, CheckProgressPanel, useCheckNow } from "./check-now-panel";
 import { DeleteSourceDialog } from "./delete-source-dialog";
@@ -22,6 +25,7 @@ import { EditSourceDialog } from "./edit-source-dialog";
 import { KIND_LABELS } from "./labels";
 import { RotateTokenDialog } from "./rotate-token-dialog";
 import { FailureAlert, HostSilentAlert } from "./source-alerts";
+import { ChangesSinceLastGood, UsedBy } from "./source-context";
 import { SourceFacts } from "./source-facts";
 import { CheckingBadge, PausedBadge, SourceStateBadge } from "./source-state-badge";
 import type { SourceView } from "./types";
@@ -70,8 +74,19 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
   const queryClient = useQueryClient();
   const router = useRouter();
   const checkNow = useCheckNow(source);
-  const [dialog, setDialog] = useState<"edit" | "delete" | "rotate" | null>(null);
+  const [dialog, setDialog] = useState<"edit" | "delete" | "rotate" | "assign" | null>(null);
   const isConnection = source.kind === "mcp_connection";
+  const justCreated = useSearchParams().get("created") === "1";
+
+  // A Connection just saved here gets its first check at once, with its progress in view
+  // (unless the scheduler already took it: then that check's progress shows).
+  const started = useRef(false);
+  const { start } = checkNow;
+  useEffect(() => {
+    if (started.current || !justCreated || !canWrite || !isConnection) return;
+    started.current = true;
+    if (source.catalogState === "never_checked" && !source.checking) start();
+  }, [justCreated, canWrite, isConnection, source.catalogState, source.checking, start]);
 
   const refresh = () => {
     queryClient.invalidateQueries({ queryKey: trpc.sources.get.queryKey({ id: source.id }) });
@@ -136,8 +151,28 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
           {errorMessage(pause.error)}
         </p>
       )}
+      {justCreated && canWrite && (
+        <Callout
+          tone="ok"
+          className="mb-4"
+          title={`${isConnection ? "MCP Connection" : "SDK Tool Host"} added`}
+          data-testid="source-created"
+        >
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <p>
+              {isConnection
+                ? "Its first check is listing the server’s Tools. Agents see them once an Agent Identity holds this Source."
+                : "Its Tools appear once the host registers. Agents see them once an Agent Identity holds this Source."}
+            </p>
+            <Button size="sm" onClick={() => setDialog("assign")}>
+              <UserPlus className="size-4" aria-hidden /> Assign to an identity
+            </Button>
+          </div>
+        </Callout>
+      )}
       {isConnection && <CheckProgressPanel state={checkNow} />}
       <FailureAlert source={source} />
+      <ChangesSinceLastGood source={source} />
       <HostSilentAlert source={source} />
 
       <div className="space-y-6">
@@ -166,6 +201,10 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
           </div>
         </Card>
 
+        <CheckCharts sourceId={source.id} isHost={!isConnection} />
+
+        <UsedBy sourceId={source.id} />
+
         <CallStats subject="source" id={source.id} />
 
         <section aria-labelledby="history-title">
@@ -178,6 +217,7 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
 
       {canWrite && (
         <>
+          {dialog === "assign" && <AssignToIdentityDialog source={source} onClose={() => setDialog(null)} />}
           <EditSourceDialog
             source={source}
             open={dialog === "edit"}

@@ -2,6 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plug, Server } from "lucide-react";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
@@ -32,6 +33,7 @@ function refreshEvery(sources: SourceView[] | undefined): number {
 
 export function SourcesPage() {
   const canWrite = useCan("operator");
+  const router = useRouter();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [filters, setFilters] = useUrlState(["q", "kind"] as const);
@@ -130,7 +132,15 @@ export function SourcesPage() {
         <SourcesTable sources={sources.data} />
       )}
       <NetworkPolicyCard />
-      <AddConnectionDialog open={adding === "connection"} onClose={() => setAdding(null)} onCreated={invalidate} />
+      <AddConnectionDialog
+        open={adding === "connection"}
+        onClose={() => setAdding(null)}
+        onCreated={(source) => {
+          invalidate();
+          // Straight to the new Source: its first check runs there, and it can be assigned.
+          router.push(`/tools/sources/${source.id}?created=1`);
+        }}
+      />
       <AddToolHostDialog open={adding === "host"} onClose={() => setAdding(null)} onCreated={invalidate} />
     </>
   );

@@ -1,7 +1,9 @@
 "use client";
 
 import Link from "next/link";
+import { cn } from "@/components/ui/cn";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
+import { MoreDetails, WIDE_ONLY } from "@/components/ui/more-details";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useNow } from "@/components/ui/use-now";
 import { KIND_LABELS } from "./labels";
@@ -15,11 +17,11 @@ export function SourcesTable({ sources }: { sources: SourceView[] }) {
       <thead>
         <tr>
           <Th>Name</Th>
-          <Th>Kind</Th>
+          <Th className={WIDE_ONLY}>Kind</Th>
           <Th>Catalog state</Th>
-          <Th>Last failure</Th>
-          <Th className="text-right">Tools</Th>
-          <Th>Last check</Th>
+          <Th className={WIDE_ONLY}>Last failure</Th>
+          <Th className={cn("text-right", WIDE_ONLY)}>Tools</Th>
+          <Th className={WIDE_ONLY}>Last check</Th>
         </tr>
       </thead>
       <tbody>
@@ -37,8 +39,19 @@ export function SourcesTable({ sources }: { sources: SourceView[] }) {
                   {s.description}
                 </p>
               )}
+              <MoreDetails
+                items={[
+                  { label: "Kind", value: KIND_LABELS[s.kind] },
+                  ...(s.lastFailure ? [{ label: "Last failure", value: s.lastFailure.message }] : []),
+                  {
+                    label: "Tools",
+                    value: `${formatCount(s.toolCount)} (${formatCount(s.compatibleToolCount)} Compatible)`,
+                  },
+                  { label: "Last check", value: formatRelative(s.lastCheckAt, now) },
+                ]}
+              />
             </Td>
-            <Td className="whitespace-nowrap">{KIND_LABELS[s.kind]}</Td>
+            <Td className={cn("whitespace-nowrap", WIDE_ONLY)}>{KIND_LABELS[s.kind]}</Td>
             <Td>
               <div className="flex flex-wrap items-center gap-1">
                 <SourceStateBadge source={s} />
@@ -47,7 +60,7 @@ export function SourcesTable({ sources }: { sources: SourceView[] }) {
               </div>
             </Td>
             {/* max-w-0 lets this column take the leftover width and truncate, instead of widening the table. */}
-            <Td className="w-[30%] max-w-0">
+            <Td className={cn("w-[30%] max-w-0", WIDE_ONLY)}>
               {s.lastFailure ? (
                 <p className="truncate text-danger" title={`${s.lastFailure.code}: ${s.lastFailure.message}`}>
                   {s.lastFailure.message}
@@ -56,14 +69,14 @@ export function SourcesTable({ sources }: { sources: SourceView[] }) {
                 <span className="text-muted">—</span>
               )}
             </Td>
-            <Td className="whitespace-nowrap text-right tabular-nums">
+            <Td className={cn("whitespace-nowrap text-right tabular-nums", WIDE_ONLY)}>
               {formatCount(s.toolCount)}
               {s.toolCount > 0 && (
                 <span className="block text-xs text-muted">{formatCount(s.compatibleToolCount)} Compatible</span>
               )}
             </Td>
             <Td
-              className="whitespace-nowrap text-muted"
+              className={cn("whitespace-nowrap text-muted", WIDE_ONLY)}
               title={s.lastCheckAt ? formatDateTime(s.lastCheckAt) : undefined}
             >
               {formatRelative(s.lastCheckAt, now)}

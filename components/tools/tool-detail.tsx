@@ -5,6 +5,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { CallStats } from "@/components/calls/call-stats";
 import { RateLimitCard } from "@/components/calls/rate-limit-card";
+import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -20,6 +21,7 @@ import { CompatibilityBadge } from "./compatibility-badge";
 import { KIND_LABELS } from "./labels";
 import { ToolArguments } from "./tool-arguments";
 import { ToolNeighbours } from "./tool-neighbours";
+import { TryTool } from "./try-tool";
 import type { ToolDetailView } from "./types";
 
 const HINTS: Record<string, string> = {
@@ -65,6 +67,7 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
     tool.annotations && typeof tool.annotations === "object" ? (tool.annotations as Record<string, unknown>) : {},
   ).filter(([k, v]) => k in HINTS && v === true);
   const heldBy = holdersOf(tool);
+  const canTry = useCan("operator");
 
   return (
     <>
@@ -184,6 +187,9 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
             )}
           </Section>
         )}
+        {/* A Tool no model is offered cannot be called as an agent; the callout above says why. */}
+        {canTry && tool.modelFacingName && <TryTool tool={tool} />}
+
         <Section title="Description">
           {tool.description ? (
             <p className="whitespace-pre-wrap break-words text-sm">{tool.description}</p>
@@ -197,7 +203,7 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
         </Section>
 
         <Section title="Arguments">
-          <ToolArguments inputSchema={tool.inputSchema} />
+          <ToolArguments inputSchema={tool.inputSchema} state={tool.compatibility.state} />
         </Section>
 
         <Section title="Input schema">

@@ -16,7 +16,9 @@ export function Table({
       aria-label={label}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keyboard
       tabIndex={0}
-      className="overflow-x-auto rounded-lg border border-border bg-surface"
+      // relative: a visually hidden (absolute) label in a far column must be clipped by this
+      // frame too, or it widens the whole page on a narrow screen.
+      className="relative overflow-x-auto rounded-lg border border-border bg-surface"
     >
       <table aria-label={label} className={cn("w-full border-collapse text-left text-sm", className)} {...props} />
     </section>

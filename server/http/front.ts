@@ -78,8 +78,9 @@ export function createFrontServer(handle: NodeHandler, options: FrontOptions): h
       // Answered before its body was all in (a 401 before reading, say): hang up rather than
       // read and discard whatever the client still sends.
       if (!req.complete) hangUp(res);
-      const quiet = pathname.startsWith("/_next/") || pathname === "/favicon.ico";
-      log[quiet ? "debug" : "info"](
+      // Requests are debug: at the default level the terminal keeps npm start's banner (with
+      // the demo sign-in) in view. A server error stays an error, whatever the level.
+      log[res.statusCode >= 500 ? "error" : "debug"](
         {
           requestId,
           method: req.method,

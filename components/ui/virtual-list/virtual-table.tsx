@@ -15,6 +15,11 @@ export interface Column<T> {
   className?: string;
   headerClassName?: string;
   ariaSort?: "ascending" | "descending" | "none";
+  /**
+   * Hidden on a narrow screen, where a table keeps its name and state columns: the row's
+   * page (a click away) or the name cell carries the rest.
+   */
+  wideOnly?: boolean;
 }
 
 /** The default height: the viewport below a page header and a filter bar, never less than 24rem. */
@@ -103,7 +108,7 @@ export function VirtualTable<T>({
         fitRows ? { height: Math.min(Math.max(list.total, 1), fitRows) * rowHeight + 36 + 2 } : undefined
       }
       className={cn(
-        "overflow-auto overscroll-contain rounded-lg border border-border bg-surface transition-opacity [overflow-anchor:none]",
+        "relative overflow-auto overscroll-contain rounded-lg border border-border bg-surface transition-opacity [overflow-anchor:none]",
         list.stale && "opacity-60",
         !fitRows && className,
       )}
@@ -112,11 +117,15 @@ export function VirtualTable<T>({
         aria-label={label}
         aria-rowcount={list.total + 1}
         aria-busy={list.stale || undefined}
-        className={cn("w-full table-fixed border-separate border-spacing-0 text-left text-sm", minWidth)}
+        className={cn(
+          "w-full table-fixed border-separate border-spacing-0 text-left text-sm",
+          // With the wide-only columns folded away, a narrow screen needs no minimum width.
+          columns.some((c) => c.wideOnly) ? minWidth.replace(/^min-w-/, "md:min-w-") : minWidth,
+        )}
       >
         <colgroup>
           {columns.map((c) => (
-            <col key={c.key} className={c.width} />
+            <col key={c.key} className={cn(c.width, c.wideOnly && "max-md:hidden")} />
           ))}
         </colgroup>
         <thead className="sticky top-0 z-10">
@@ -129,6 +138,7 @@ export function VirtualTable<T>({
                 className={cn(
                   "h-9 border-b border-border bg-surface-2 px-3 text-xs font-semibold uppercase tracking-wide text-muted",
                   c.headerClassName,
+                  c.wideOnly && "max-md:hidden",
                 )}
               >
                 {c.header}
@@ -213,7 +223,7 @@ function RowOf<T>({
       }
     >
       {columns.map((c) => (
-        <td key={c.key} className={cn("overflow-hidden", c.className)}>
+        <td key={c.key} className={cn("overflow-hidden", c.className, c.wideOnly && "max-md:hidden")}>
           {c.cell(row)}
         </td>
       ))}

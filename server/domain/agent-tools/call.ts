@@ -100,7 +100,8 @@ export async function callOfferedTool(
     if (!(error instanceof ToolCallFailure)) throw error;
     result = failedResult(await withSourceState(error, tool.source));
   }
-  log.info(
+  // Per call, like a request: debug, so the terminal stays quiet (the call log keeps the record).
+  log.debug(
     {
       identityId: identity.id,
       sourceId: tool.source.id,

@@ -48,10 +48,16 @@ async function checkSource(
   const db = await getDb();
   const source = await db.source.findUnique({
     where: { id: sourceId },
-    select: { id: true, kind: true, url: true, encryptedHeaders: true },
+    select: { id: true, kind: true, url: true, encryptedHeaders: true, lastCheckAt: true },
   });
   if (!source?.url || source.kind !== "mcp_connection") throw notFound("MCP Connection");
-  const check = await db.catalogCheck.create({ data: { sourceId, trigger }, select: { id: true, startedAt: true } });
+  // A Connection's first check is the one its creation asked for, whoever runs it (the
+  // scheduler picks a new Connection up at once; the console starts it on the new page).
+  const labelled = source.lastCheckAt ? trigger : "create";
+  const check = await db.catalogCheck.create({
+    data: { sourceId, trigger: labelled },
+    select: { id: true, startedAt: true },
+  });
   let lastWrite = 0;
   let last: ListProgress = { pages: 0, tools: 0, bytes: 0 };
 

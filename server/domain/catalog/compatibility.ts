@@ -27,6 +27,13 @@ export const COMPATIBILITY_LABELS: Record<CompatibilityState, string> = {
   task_required: "Task required",
 };
 
+/**
+ * The catalog filter for every Tool no model is offered: any state but Compatible, and
+ * Compatible Tools withdrawn while their SDK host is silent.
+ */
+export const NOT_OFFERABLE = "not_offerable";
+export const NOT_OFFERABLE_LABEL = "Not offerable";
+
 export interface Compatibility {
   state: CompatibilityState;
   reason: string | null;

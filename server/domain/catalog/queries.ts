@@ -5,7 +5,7 @@ import { notFound } from "../../errors";
 import { identitiesHolding } from "../identities/holdings";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
-import type { CompatibilityState } from "./compatibility";
+import { type CompatibilityState, NOT_OFFERABLE } from "./compatibility";
 import { type TListToolsInput, ZFacetsInput, ZListToolsInput, ZToolIdInput } from "./schemas";
 import { catalogVersionOf, VERSION_SELECT } from "./version";
 
@@ -48,11 +48,21 @@ function toolView(t: ToolRow) {
 }
 export type CatalogTool = ReturnType<typeof toolView>;
 
-function whereFor(input: { sourceId?: string; state?: CompatibilityState; search?: string }): Prisma.ToolWhereInput {
+const NOT_OFFERABLE_WHERE = {
+  OR: [{ compatibility: { not: "compatible" } }, { source: { hostSilentSince: { not: null } } }],
+} as const satisfies Prisma.ToolWhereInput;
+
+function whereFor(input: {
+  sourceId?: string;
+  state?: CompatibilityState | typeof NOT_OFFERABLE;
+  search?: string;
+}): Prisma.ToolWhereInput {
   const search = input.search?.trim();
+  const state = input.state === NOT_OFFERABLE ? undefined : input.state;
   return {
     sourceId: input.sourceId,
-    compatibility: input.state,
+    compatibility: state,
+    AND: input.state === NOT_OFFERABLE ? [NOT_OFFERABLE_WHERE] : undefined,
     OR: search
       ? [
           { nativeName: { contains: search, mode: "insensitive" } },
@@ -74,7 +84,17 @@ export async function listTools(actor: Actor, raw?: TListToolsInput) {
   const orderBy: Prisma.ToolOrderByWithRelationInput[] = {
     name: [{ nativeName: dir }],
     source: [{ source: { name: dir } }, { nativeName: "asc" }],
-    compatibility: [{ compatibility: dir }, { nativeName: "asc" }],
+    // The enum's order is Compatible first, then each state that refuses a model: descending
+    // puts the worst first, and a withdrawn Compatible Tool before one that is offered.
+    compatibility: [
+      { compatibility: dir },
+      {
+        source: {
+          hostSilentSince: { sort: dir === "desc" ? "desc" : "asc", nulls: dir === "desc" ? "last" : "first" },
+        },
+      },
+      { nativeName: "asc" },
+    ],
     size: [{ definitionBytes: dir }, { nativeName: "asc" }],
     lastChanged: [{ lastChangedAt: dir }, { nativeName: "asc" }],
   }[input.sort] as Prisma.ToolOrderByWithRelationInput[];
@@ -101,8 +121,9 @@ export async function catalogFacets(actor: Actor, raw?: { sourceId?: string }) {
   requireRole(actor, "viewer");
   const { sourceId } = parseInput(ZFacetsInput, raw ?? {});
   const db = await getDb();
-  const [byState, sources] = await Promise.all([
+  const [byState, notOfferable, sources] = await Promise.all([
     db.tool.groupBy({ by: ["compatibility"], where: { sourceId }, _count: true }),
+    db.tool.count({ where: { sourceId, ...NOT_OFFERABLE_WHERE } }),
     db.source.findMany({
       select: { ...VERSION_SELECT, kind: true, toolCount: true },
       orderBy: { name: "asc" },
@@ -112,6 +133,8 @@ export async function catalogFacets(actor: Actor, raw?: { sourceId?: string }) {
     states: Object.fromEntries(byState.map((s) => [s.compatibility, s._count])) as Partial<
       Record<CompatibilityState, number>
     >,
+    /** Tools no model is offered: not Compatible, or withdrawn while their host is silent. */
+    notOfferable,
     sources: sources.map((s) => ({ id: s.id, name: s.name, kind: s.kind, toolCount: s.toolCount })),
     total: sources.reduce((n, s) => n + s.toolCount, 0),
     version: catalogVersionOf(sources),

@@ -9,6 +9,7 @@ import { getDb } from "../../db";
 import { INSTANCE_LIMITS } from "../../limits";
 import { log } from "../../log";
 import { sweepAbandonedCalls } from "../agent-tools/host-calls";
+import { recordBudgetSnapshots } from "../identities/budget-history";
 import { sweepSilentHosts } from "../sources/tool-hosts";
 import { runCatalogCheck } from "./check";
 import { sweepDefinitions } from "./definitions";
@@ -52,11 +53,14 @@ export async function closeInterruptedChecks(now = new Date()): Promise<number> 
 
 // The sweep reads every stored definition, so it runs far less often than the rounds.
 const DEFINITION_SWEEP_EVERY_MS = 10 * 60_000;
+// Budget snapshots compare every identity's totals with its last snapshot: one query a minute.
+const BUDGET_SNAPSHOT_EVERY_MS = 60_000;
 
 export function startScheduler(options: { intervalMs?: number; concurrency?: number } = {}): Scheduler {
   const intervalMs = options.intervalMs ?? INSTANCE_LIMITS.SCHEDULER_ROUND_MS.value;
   const concurrency = options.concurrency ?? 2;
   let lastSweep = 0;
+  let lastSnapshot = 0;
   const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
   let stopped = false;
   let ticking: Promise<void> | null = null;
@@ -68,10 +72,13 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
         const outcome = await runLeased(sourceId, (lost) =>
           runCatalogCheck(sourceId, "schedule", { signal: AbortSignal.any([controller.signal, lost]) }),
         );
-        log.info(
+        // Recorded in the Source's check history; the terminal only hears of it at debug.
+        log.debug(
           { sourceId, status: outcome.status, code: outcome.failure?.code, tools: outcome.tools },
           "scheduled catalog check",
         );
+        // A check may have moved the budgets of the identities holding this Source.
+        await recordBudgetSnapshots();
       } catch (error) {
         log.error({ err: error, sourceId }, "scheduled catalog check broke");
       } finally {
@@ -86,6 +93,11 @@ export function startScheduler(options: { intervalMs?: number; concurrency?: num
     try {
       await closeInterruptedChecks();
       await sweepSilentHosts();
+      // Budgets move without a check too (a host going silent, a registration).
+      if (Date.now() - lastSnapshot >= BUDGET_SNAPSHOT_EVERY_MS) {
+        lastSnapshot = Date.now();
+        await recordBudgetSnapshots();
+      }
       if (Date.now() - lastSweep >= DEFINITION_SWEEP_EVERY_MS) {
         lastSweep = Date.now();
         const swept = await sweepDefinitions();

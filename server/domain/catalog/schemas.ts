@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { LIMITS } from "../../limits";
-import { COMPATIBILITY_STATES } from "./compatibility";
+import { COMPATIBILITY_STATES, NOT_OFFERABLE } from "./compatibility";
 
 export const TOOL_SORTS = ["name", "source", "compatibility", "size", "lastChanged"] as const;
 
 export const ZListToolsInput = z
   .object({
     sourceId: z.string().optional(),
-    state: z.enum(COMPATIBILITY_STATES).optional(),
+    /** A compatibility state, or "not_offerable": every Tool no model is offered (any state but Compatible, or withdrawn). */
+    state: z.enum([...COMPATIBILITY_STATES, NOT_OFFERABLE]).optional(),
     /** Matches native name, model-facing name, title and description. */
     search: z.string().trim().max(200, "must be at most 200 characters").optional(),
     sort: z.enum(TOOL_SORTS).default("name"),

@@ -19,7 +19,7 @@ import { createToken } from "../identities/tokens";
 import { createMcpConnection, createToolHost, rotateHostToken, updateSource } from "../sources/sources";
 import { authenticateToolHost, registerTools } from "../sources/tool-hosts";
 import { readSetting, writeSetting } from "../system/settings";
-import { createUser, ensureAdmin } from "../users/users";
+import { createUser, ensureAdmin, resetUserPassword } from "../users/users";
 import { seedMemoryDemo } from "./memory-seed";
 
 export const DEMO_ADMIN_EMAIL = "admin@quartermaster.demo";
@@ -32,7 +32,21 @@ export interface DemoCredentials {
   agentToken?: string;
   /** The host token of "Billing service (demo)", for the demo's SDK Tool Host process. */
   billingHostToken?: string;
+  /** The demo operator, curator and viewer, so `npm start` can say how to sign in as each role. */
+  people?: DemoPerson[];
 }
+
+export interface DemoPerson {
+  email: string;
+  password: string;
+  role: "operator" | "curator" | "viewer";
+}
+
+const DEMO_PEOPLE = [
+  { email: "olivia.operator@quartermaster.demo", name: "Olivia Operator", role: "operator" as const },
+  { email: "carl.curator@quartermaster.demo", name: "Carl Curator", role: "curator" as const },
+  { email: "vera.viewer@quartermaster.demo", name: "Vera Viewer", role: "viewer" as const },
+];
 
 const credentialsFile = () => path.resolve(/*turbopackIgnore: true*/ env.QM_DATA_DIR, "demo-admin.json");
 
@@ -91,6 +105,26 @@ async function billingHostToken(creds: DemoCredentials): Promise<DemoCredentials
 }
 
 /**
+ * The demo people's passwords. A demo seeded before they were kept has random ones nobody
+ * knows: each still-enabled demo person gets a new one, once, kept like the admin's.
+ */
+async function demoPeople(creds: DemoCredentials): Promise<DemoCredentials> {
+  if (creds.people) return creds;
+  const db = await getDb();
+  const people: DemoPerson[] = [];
+  for (const person of DEMO_PEOPLE) {
+    const user = await db.user.findUnique({ where: { email: person.email }, select: { id: true, disabledAt: true } });
+    if (!user || user.disabledAt) continue;
+    const password = randomBytes(12).toString("base64url");
+    await resetUserPassword(SYSTEM, { id: user.id, password });
+    people.push({ email: person.email, password, role: person.role });
+  }
+  const updated = { ...creds, people };
+  saveDemoCredentials(updated);
+  return updated;
+}
+
+/**
  * Seeds a new database; on later starts returns the demo sign-in if this installation
  * is a demo, and null for a database that was never one (demo data never lands in an
  * installation that already holds real data).
@@ -104,21 +138,20 @@ export async function seedDemo({
 }): Promise<DemoCredentials | null> {
   if (await readSetting<boolean>("demo.seeded")) {
     await repointDemoSources(demoMcpUrl);
-    return billingHostToken(demoCredentials());
+    return demoPeople(await billingHostToken(demoCredentials()));
   }
   if (!firstRun) return null;
   const creds = demoCredentials();
   await ensureAdmin({ email: creds.email, password: creds.password, name: "Demo Admin" });
   const db = await getDb();
-  const people = [
-    { email: "olivia.operator@quartermaster.demo", name: "Olivia Operator", role: "operator" as const },
-    { email: "carl.curator@quartermaster.demo", name: "Carl Curator", role: "curator" as const },
-    { email: "vera.viewer@quartermaster.demo", name: "Vera Viewer", role: "viewer" as const },
-  ];
-  for (const person of people) {
+  const people: DemoPerson[] = [];
+  for (const person of DEMO_PEOPLE) {
     if (await db.user.findUnique({ where: { email: person.email } })) continue;
-    await createUser(SYSTEM, { ...person, password: randomBytes(18).toString("base64url") });
+    const password = randomBytes(12).toString("base64url");
+    await createUser(SYSTEM, { ...person, password });
+    people.push({ email: person.email, password, role: person.role });
   }
+  saveDemoCredentials({ ...demoCredentials(), people });
   await createApiKey(SYSTEM, { name: "CI pipeline (demo)", role: "operator" });
 
   // A live Source: the reference MCP server from npm.
@@ -181,7 +214,7 @@ export async function seedDemo({
   });
   for (const sourceId of [everything.id, wiki.id]) await assignSource(SYSTEM, { identityId: research.id, sourceId });
   const { value: agentToken } = await createToken(SYSTEM, { identityId: research.id, name: "Demo agent" });
-  const withToken = { ...creds, agentToken, billingHostToken: billing.hostToken };
+  const withToken = { ...demoCredentials(), agentToken, billingHostToken: billing.hostToken };
   saveDemoCredentials(withToken);
 
   await seedMemoryDemo({ writer: research.id, reader: support.id });

@@ -10,7 +10,9 @@ import { fmt, fmtBytes } from "../catalog/failures";
 import { catalogVersionOf } from "../catalog/version";
 import { parseInput } from "../validation";
 import { budgetOf, identityTotals, makeBudget, planningEstimate, stateOf } from "./budget";
+import { recordBudgetSnapshots } from "./budget-history";
 import { REFERENCE_BYTES } from "./reference-tools";
+import { identityRowHealth } from "./row-health";
 import {
   type TCreateIdentityInput,
   type TUpdateIdentityInput,
@@ -57,7 +59,7 @@ export async function createIdentity(actor: Actor, raw: TCreateIdentityInput) {
   if (instructionsBytes > LIMITS.IDENTITY_BUDGET_BYTES.value)
     throw budgetExceeded("These instructions", instructionsBytes);
   const db = await getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     await assertNameFree(tx, input.name);
     const identity = await tx.agentIdentity.create({
       data: { name: input.name, description: input.description ?? "", instructions, instructionsBytes },
@@ -71,13 +73,16 @@ export async function createIdentity(actor: Actor, raw: TCreateIdentityInput) {
     routesChanged(); // (before the commit: a call in that instant may see the old state for CALL_ROUTE_CACHE_MS)
     return identity;
   });
+  // After the transaction: on the embedded database a query beside it would wait for it.
+  await recordBudgetSnapshots([result.id]);
+  return result;
 }
 
 export async function updateIdentity(actor: Actor, raw: TUpdateIdentityInput) {
   requireRole(actor, "operator");
   const input = parseInput(ZUpdateIdentityInput, raw);
   const db = await getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     await lockIdentity(tx, input.id);
     const before = await tx.agentIdentity.findUniqueOrThrow({ where: { id: input.id } });
     if (input.name && input.name.toLowerCase() !== before.name.toLowerCase())
@@ -112,6 +117,9 @@ export async function updateIdentity(actor: Actor, raw: TUpdateIdentityInput) {
     }
     return identity;
   });
+  // After the transaction: on the embedded database a query beside it would wait for it.
+  await recordBudgetSnapshots([input.id]);
+  return result;
 }
 
 export async function deleteIdentity(actor: Actor, raw: { id: string }) {
@@ -182,7 +190,7 @@ export async function assignSource(actor: Actor, raw: { identityId: string; sour
   requireRole(actor, "operator");
   const input = parseInput(ZAssignmentInput, raw);
   const db = await getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const identity = await lockIdentity(tx, input.identityId);
     // Locking the Source too keeps the per-Connection ceiling exact under concurrent assignments.
     await tx.$queryRaw`SELECT id FROM source WHERE id = ${input.sourceId} FOR UPDATE`;
@@ -229,13 +237,16 @@ export async function assignSource(actor: Actor, raw: { identityId: string; sour
     routesChanged();
     return { assigned: true };
   });
+  // After the transaction: on the embedded database a query beside it would wait for it.
+  await recordBudgetSnapshots([input.identityId]);
+  return result;
 }
 
 export async function unassignSource(actor: Actor, raw: { identityId: string; sourceId: string }) {
   requireRole(actor, "operator");
   const input = parseInput(ZAssignmentInput, raw);
   const db = await getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const identity = await lockIdentity(tx, input.identityId);
     const source = await sourceFacts(tx, input.sourceId);
     const removed = await tx.sourceAssignment.deleteMany({ where: input });
@@ -263,15 +274,23 @@ export async function unassignSource(actor: Actor, raw: { identityId: string; so
     routesChanged();
     return { unassigned: true };
   });
+  // After the transaction: on the embedded database a query beside it would wait for it.
+  await recordBudgetSnapshots([input.identityId]);
+  return result;
 }
 
 export async function listIdentities(actor: Actor, raw?: unknown) {
   requireRole(actor, "viewer");
   const input = parseInput(ZListIdentitiesInput, raw ?? {});
   const rows = await identityTotals({ search: input.search, sourceId: input.sourceId });
+  const health = await identityRowHealth(rows.map((r) => r.id));
   const items = rows.map((r) => {
     const budget = makeBudget(r.toolsBytes, r.instructionsBytes);
+    const h = health.get(r.id);
     return {
+      /** Tools lost in the last IDENTITY_LIST_LOSS_DAYS days, counted as Lost recently counts them. */
+      lostTools: h?.lostTools ?? 0,
+      failingSources: h?.failingSources ?? [],
       id: r.id,
       name: r.name,
       description: r.description,

@@ -92,3 +92,7 @@ export const ZChecksInput = z.object({
   /** Opaque; from the previous page's nextCursor. */
   cursor: z.string().max(40).optional(),
 });
+
+/** "Test connection": what a new MCP Connection would be reached with, before it is saved. */
+export const ZTestConnectionInput = ZCreateMcpConnectionInput.pick({ url: true, headers: true });
+export type TTestConnectionInput = z.input<typeof ZTestConnectionInput>;

@@ -1,3 +1,5 @@
+import { ZTryToolInput } from "../../domain/agent-tools/try-schemas";
+import { tryTool } from "../../domain/agent-tools/try-tool";
 import { catalogFacets, getTool, listTools } from "../../domain/catalog/queries";
 import { ZFacetsInput, ZListToolsInput, ZToolIdInput } from "../../domain/catalog/schemas";
 import { toolNeighbours } from "../../domain/tool-selection/views";
@@ -17,4 +19,8 @@ export const catalogRouter = router({
   neighbours: procedure("viewer")
     .input(ZToolIdInput)
     .query(({ ctx, input }) => toolNeighbours(ctx.actor, input)),
+  /** Calls a Tool as an Agent Identity would (the /mcp path), returning the JSON-RPC exchange; recorded. */
+  tryTool: procedure("operator")
+    .input(ZTryToolInput)
+    .mutation(({ ctx, input }) => tryTool(ctx.actor, input)),
 });

@@ -1,3 +1,4 @@
+import { budgetHistory } from "../../domain/identities/budget-history";
 import { listHoldings } from "../../domain/identities/holdings";
 import {
   assignSource,
@@ -32,6 +33,10 @@ export const identitiesRouter = router({
   get: procedure("viewer")
     .input(ZIdentityIdInput)
     .query(({ ctx, input }) => getIdentity(ctx.actor, input)),
+  /** Budget use over time, oldest first (a snapshot whenever it changed). */
+  budgetHistory: procedure("viewer")
+    .input(ZIdentityIdInput)
+    .query(({ ctx, input }) => budgetHistory(ctx.actor, input)),
   create: procedure("operator")
     .input(ZCreateIdentityInput)
     .mutation(({ ctx, input }) => createIdentity(ctx.actor, input)),

@@ -8,6 +8,7 @@ import {
   ZCreateToolHostInput,
   ZListSourcesInput,
   ZSourceIdInput,
+  ZTestConnectionInput,
   ZUpdateSourceInput,
 } from "../../domain/sources/schemas";
 import {
@@ -19,6 +20,7 @@ import {
   rotateHostToken,
   updateSource,
 } from "../../domain/sources/sources";
+import { testConnection } from "../../domain/sources/test-connection";
 import { procedure, router } from "../init";
 
 export const sourcesRouter = router({
@@ -57,6 +59,10 @@ export const sourcesRouter = router({
   checkChanges: procedure("viewer")
     .input(ZCheckChangesInput)
     .query(({ ctx, input }) => listCheckChanges(ctx.actor, input)),
+  /** Lists the first page of a server's Tools with these settings, saving nothing. */
+  testConnection: procedure("operator")
+    .input(ZTestConnectionInput)
+    .mutation(({ ctx, input }) => testConnection(ctx.actor, input)),
   networkPolicy: procedure("viewer").query(({ ctx }) => getNetworkPolicy(ctx.actor)),
   setNetworkPolicy: procedure("admin")
     .input(z.object({ allowLinkLocal: z.boolean() }))
