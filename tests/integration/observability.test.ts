@@ -70,7 +70,7 @@ afterAll(async () => {
 
 async function sourceWith(names: string[]) {
   const server = await startSdkServer({
-    catalog: () => names.map((n) => simpleTool(n)),
+    catalog: () => names.map((n) => simpleTool(n, { inputSchema: { type: "object" } })),
     onCall: (name) => ({ content: [{ type: "text", text: `did ${name}` }] }),
   });
   closers.push(server.close);

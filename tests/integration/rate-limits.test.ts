@@ -31,7 +31,11 @@ afterAll(async () => {
 
 type OnCall = (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
 async function sourceWith(names: string[], onCall: OnCall) {
-  const server = await startSdkServer({ catalog: () => names.map((n) => simpleTool(n)), onCall });
+  // Tools that take any arguments: /mcp checks arguments against the schema before a call.
+  const server = await startSdkServer({
+    catalog: () => names.map((n) => simpleTool(n, { inputSchema: { type: "object" } })),
+    onCall,
+  });
   closers.push(server.close);
   const { api, source } = await connectionTo(server.url);
   expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
