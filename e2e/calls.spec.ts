@@ -10,7 +10,11 @@ const bad = `get_forecast_${suffix}`;
 let server: RunningServer;
 test.beforeAll(async () => {
   server = await startSdkServer({
-    catalog: () => [simpleTool(good), simpleTool(bad)],
+    // Tools that take any arguments: /mcp checks arguments against the schema before a call.
+    catalog: () => [
+      simpleTool(good, { inputSchema: { type: "object" } }),
+      simpleTool(bad, { inputSchema: { type: "object" } }),
+    ],
     onCall: (name) =>
       name === bad
         ? { content: [{ type: "text", text: "no forecast for the moon" }], isError: true }
