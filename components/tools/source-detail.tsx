@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowRight, KeyRound, Pause, Pencil, Play, Trash2, UserPlus } from "lucide-react";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import { CallStats } from "@/components/calls/call-stats";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
@@ -17,7 +17,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
 import { AssignToIdentityDialog } from "./assign-to-identity";
-import { CheckCharts } from "./check-charts";
+import { CheckCharts as CheckChartsOf } from "./check-charts";
 import { CheckHistory } from "./check-history";
 import { CheckNowButton, CheckProgressPanel, useCheckNow } from "./check-now-panel";
 import { DeleteSourceDialog } from "./delete-source-dialog";
@@ -25,10 +25,16 @@ import { EditSourceDialog } from "./edit-source-dialog";
 import { KIND_LABELS } from "./labels";
 import { RotateTokenDialog } from "./rotate-token-dialog";
 import { FailureAlert, HostSilentAlert } from "./source-alerts";
-import { ChangesSinceLastGood, UsedBy } from "./source-context";
+import { ChangesSinceLastGood as ChangesOf, UsedBy as UsedByOf } from "./source-context";
 import { SourceFacts } from "./source-facts";
 import { CheckingBadge, PausedBadge, SourceStateBadge } from "./source-state-badge";
 import type { SourceView } from "./types";
+
+// The page re-renders whenever its Source or its address changes (a dialog's search, the
+// check it shows); these read their own queries, so they render again only when their data do.
+const CheckCharts = memo(CheckChartsOf);
+const UsedBy = memo(UsedByOf);
+const ChangesSinceLastGood = memo(ChangesOf);
 
 export function SourceDetail({ id }: { id: string }) {
   const trpc = useTRPC();

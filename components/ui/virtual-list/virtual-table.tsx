@@ -108,7 +108,9 @@ export function VirtualTable<T>({
         fitRows ? { height: Math.min(Math.max(list.total, 1), fitRows) * rowHeight + 36 + 2 } : undefined
       }
       className={cn(
-        "relative overflow-auto overscroll-contain rounded-lg border border-border bg-surface transition-opacity [overflow-anchor:none]",
+        // Contained: rows coming and going while scrolling lay out and paint only inside the
+        // frame, not the page behind it (a Source page with charts under the changes dialog).
+        "relative overflow-auto overscroll-contain rounded-lg border border-border bg-surface transition-opacity [overflow-anchor:none] [contain:content]",
         list.stale && "opacity-60",
         !fitRows && className,
       )}
