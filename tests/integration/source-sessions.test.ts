@@ -158,7 +158,8 @@ describe("pooled Source sessions", () => {
     expect(openSessionCount(source.id)).toBe(1); // nothing the session depends on changed
     await api.sources.update({ id: source.id, headers: { "X-Key": "new" } });
     expect(openSessionCount(source.id)).toBe(0);
-    await expect.poll(() => server.requests.filter((r) => r.method === "DELETE").length).toBe(1);
+    // At least: a check the edit made due may close a session of its own meanwhile.
+    await expect.poll(() => server.requests.filter((r) => r.method === "DELETE").length).toBeGreaterThanOrEqual(1);
 
     expect(await callOnce()).toBe('lookup:{"query":"x"}');
     await api.sources.update({ id: source.id, paused: true });
@@ -167,7 +168,7 @@ describe("pooled Source sessions", () => {
     expect(await callOnce()).toBe('lookup:{"query":"x"}');
     await api.sources.delete({ id: source.id });
     expect(openSessionCount(source.id)).toBe(0);
-    await expect.poll(() => server.requests.filter((r) => r.method === "DELETE").length).toBe(3);
+    await expect.poll(() => server.requests.filter((r) => r.method === "DELETE").length).toBeGreaterThanOrEqual(3);
   });
 });
 
