@@ -112,7 +112,10 @@ describe.runIf(usePostgres)("several instances on one PostgreSQL database", () =
       }
       while (running) {
         try {
-          const result = await client.callTool({ name: "lookup", arguments: { agent: n, call: seen.calls } });
+          const result = await client.callTool({
+            name: "lookup",
+            arguments: { query: `agent ${n}, call ${seen.calls}` },
+          });
           if (result.isError) seen.errors.push(JSON.stringify(result.content));
         } catch (error) {
           seen.errors.push((error as Error).message);
