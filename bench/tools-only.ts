@@ -2,9 +2,10 @@
  * npm run bench:tools — only the tool-selection benchmarks (bench/tool-selection.ts), on the
  * embedded database and (when reachable) PostgreSQL; the same rows npm run bench prints.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { runOnDatabases } from "./on-databases";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-bench-tools-"));
 Object.assign(process.env, {
@@ -15,9 +16,7 @@ Object.assign(process.env, {
   QM_SECRET: "bench-secret-bench-secret-bench-secret-01",
 });
 const { SYSTEM } = await import("@/server/actor");
-const { installDatabase, closeDatabase, getDb } = await import("@/server/db");
-const { openDatabase } = await import("@/server/db/open");
-const { applyMigrations } = await import("@/server/db/schema-engine");
+const { getDb } = await import("@/server/db");
 const { assignSource, createIdentity } = await import("@/server/domain/identities/identities");
 const { referenceTool } = await import("@/server/domain/identities/reference-tools");
 const { createToken } = await import("@/server/domain/identities/tokens");
@@ -25,9 +24,6 @@ const { createToolHost } = await import("@/server/domain/sources/sources");
 const { authenticateToolHost, registerTools } = await import("@/server/domain/sources/tool-hosts");
 const { handleMcpPost } = await import("@/server/mcp/handler");
 const { findToolsLatency, rpcAnswer, toolSelectionSuite } = await import("./tool-selection");
-
-const PG_URL = process.env.QM_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const which = process.argv[2] ?? "both";
 
 /** An identity holding 15,000 small Tools (as bench/run.ts makes it), and find_tools at /mcp for it. */
 async function findToolsAt15k() {
@@ -66,44 +62,9 @@ async function findToolsAt15k() {
   return findToolsLatency(call, 15_000);
 }
 
-async function on(kind: "embedded" | "postgresql") {
-  let drop = async () => {};
-  let url: string | undefined;
-  if (kind === "postgresql") {
-    const pg = (await import("pg")).default;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    try {
-      await admin.connect();
-    } catch {
-      console.log("postgresql not reachable; skipped");
-      return;
-    }
-    const name = `qm_bench_tools_${Date.now()}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(PG_URL);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
-  const opened = await openDatabase(url ? { url } : { dataDir });
-  await applyMigrations(opened.adapterFactory);
-  installDatabase(opened);
-  try {
-    for (const row of [...(await findToolsAt15k()), ...(await toolSelectionSuite())])
-      console.log(`${kind.padEnd(10)} ${row.name.padEnd(90)} ${row.value.padEnd(12)} ${row.goal} ${row.verdict}`);
-  } finally {
-    await closeDatabase();
-    await drop();
-  }
-}
-
-if (which !== "postgresql") await on("embedded");
-if (which !== "embedded") await on("postgresql");
-rmSync(dataDir, { recursive: true, force: true });
-process.exit(0);
+await runOnDatabases({
+  dataDir,
+  label: "tools",
+  suite: async () => [...(await findToolsAt15k()), ...(await toolSelectionSuite())],
+  widths: [90, 12],
+});
