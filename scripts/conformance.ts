@@ -9,8 +9,7 @@
  * unchanged (Host and Origin included, for the DNS-rebinding scenario), and its address is
  * Quartermaster's QM_BASE_URL, as a deployment behind a proxy would have it.
  *
- * The suite needs Node 22; it runs on the `node@22` npm package through npx (cached after
- * the first run), never replacing the project's Node. Scenarios that cannot apply to an
+ * The suite needs Node 22, the project's own floor, so it runs on the Node running this script. Scenarios that cannot apply to an
  * MCP gateway are listed with the reason in conformance/baseline-<revision>.yml: the suite
  * fails the run on any other failure, and on a listed scenario that starts to pass.
  */
@@ -21,7 +20,6 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 
-const NODE_22 = "node@22.23.3";
 const SUITE = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
 const REVISIONS = (process.env.QM_CONFORMANCE_REVISIONS ?? "2025-11-25,2026-07-28").split(",");
 // One scenario only, for reading its failure (QM_CONFORMANCE_SCENARIO=caching).
@@ -94,8 +92,6 @@ async function main(): Promise<number> {
       const code = await run("npx", [
         "-y",
         "-p",
-        NODE_22,
-        "-p",
         SUITE,
         "conformance",
         "server",
@@ -125,7 +121,6 @@ async function main(): Promise<number> {
 
 function run(command: string, args: string[]): Promise<number> {
   return new Promise((resolve) => {
-    // The suite's `#!/usr/bin/env node` finds npx's node@22 first on PATH.
     const child = spawn(command, args, { stdio: "inherit", cwd: root });
     child.on("exit", (code) => resolve(code ?? 1));
   });

@@ -25,7 +25,7 @@ export const SCHEMA_PATH = path.resolve(process.cwd(), "prisma/schema.prisma");
 type EngineModule = typeof Engine;
 let engineModule: Promise<EngineModule> | undefined;
 
-// The package imports its .wasm as an ES module, which Node 20 only allows behind a
+// The package imports its .wasm as an ES module, which Node 22 only allows behind a
 // flag; instantiating it by hand against its JS glue works everywhere.
 function loadEngineModule(): Promise<EngineModule> {
   engineModule ??= (async () => {
