@@ -112,6 +112,14 @@ export const LIMITS = {
     "calls in flight on one pooled session before another session to the same Source is opened",
   ),
   SOURCE_SESSION_IDLE_MS: setting(5 * 60_000, "a pooled session unused this long is closed"),
+  SOURCE_PROBE_MS: setting(
+    10_000,
+    "longest a Source's answer to the 2026-07-28 probe (server/discover) is awaited before falling back to initialize",
+  ),
+  SOURCE_REPROBE_MS: setting(
+    60 * 60_000,
+    "how long a catalog check trusts a Source's remembered 2025-era verdict before probing for 2026-07-28 again",
+  ),
   CALL_ROUTE_CACHE_MS: setting(
     1_000,
     "how long an instance reuses a Tool Call's lookups (identity budget state, Tool, network policy) before reading them again",

@@ -278,6 +278,12 @@ export interface LegacyServer extends RunningServer {
  */
 export async function startLegacyServer(options: {
   tools: ToolDef[];
+  /**
+   * Answers the 2026-07-28 probe (server/discover) itself, as real 2025-era servers do in
+   * their own ways (an HTTP 500 from a session check, HTML, an empty body, no answer).
+   * Without it, the probe meets the session check: 400 and a JSON-RPC error.
+   */
+  onDiscover?: (res: http.ServerResponse, id: unknown) => void | Promise<void>;
   onCall: (
     name: string,
     args: Record<string, unknown>,
@@ -307,6 +313,7 @@ export async function startLegacyServer(options: {
       return;
     }
     if (req.method !== "POST" || !message) return void res.writeHead(405).end();
+    if (message.method === "server/discover" && options.onDiscover) return options.onDiscover(res, message.id);
     if (message.method === "initialize") {
       const id = randomUUID();
       sessions.add(id);

@@ -27,7 +27,16 @@ import {
   type TransportSendOptions,
 } from "@modelcontextprotocol/client";
 import { type Dispatcher, request } from "undici";
+import { LIMITS } from "../../limits";
+import { log } from "../../log";
 import { SpanKind, traceHeaders, withSpan } from "../../observability/tracing";
+
+/** The probe went unanswered for SOURCE_PROBE_MS. */
+class ProbeTimeout extends Error {
+  override readonly name = "ProbeTimeout";
+}
+
+type ProbeMessage = { id: string | number; method: string; params?: Record<string, unknown> };
 
 /** An answer that is JSON but not a JSON-RPC message. */
 export class NotJsonRpc extends Error {
@@ -202,6 +211,15 @@ export class CatalogTransport implements Transport {
     if (isRequest) this.inFlight.set(m.id as string | number, perRequest);
     if (isRequest && (m.method === "tools/list" || m.method === "tools/call"))
       this.rawMethods.set(m.id as string | number, m.method as string);
+    if (isRequest && m.method === "server/discover") {
+      try {
+        return await this.probe(m as ProbeMessage, perRequest);
+      } finally {
+        this.inFlight.delete(m.id as string | number);
+        this.controller.signal.removeEventListener("abort", abort);
+        options?.requestSignal?.removeEventListener("abort", abort);
+      }
+    }
     try {
       const headers = this.headers({
         "content-type": "application/json",
@@ -258,6 +276,92 @@ export class CatalogTransport implements Transport {
       }
       this.controller.signal.removeEventListener("abort", abort);
       options?.requestSignal?.removeEventListener("abort", abort);
+    }
+  }
+
+  /**
+   * The version-negotiation probe (`server/discover`). Only a 2026-07-28 answer counts:
+   * anything else a server can answer — an HTTP error (a 2025 server's session check may
+   * throw and answer 500), HTML, an empty or non-JSON-RPC body, an event stream that ends
+   * unanswered, or no answer within SOURCE_PROBE_MS — is handed to the client as "method
+   * not found", which makes it fall back to initialize. Only a failure to reach the server
+   * at all stays an error (initialize could not do better). Nothing of the answer is kept:
+   * a session id a 2025 server hands out here would only confuse the initialize after it.
+   */
+  private async probe(m: ProbeMessage, perRequest: AbortController): Promise<void> {
+    const timer = setTimeout(() => perRequest.abort(new ProbeTimeout()), LIMITS.SOURCE_PROBE_MS.value);
+    let answered = false;
+    const fallBack = (why: string) => {
+      if (answered) return;
+      answered = true;
+      log.debug(
+        { url: this.url.origin, why },
+        "Source answered server/discover as no 2026-07-28 server; falling back to initialize",
+      );
+      this.onmessage?.({
+        jsonrpc: "2.0",
+        id: m.id,
+        error: { code: -32601, message: `server/discover: ${why}` },
+      } as JSONRPCMessage);
+    };
+    // Answers to the probe's id only; a stray message or notification is dropped here.
+    const take = (item: unknown) => {
+      const r = item as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown } | null;
+      if (answered || r?.jsonrpc !== "2.0" || r.id !== m.id || !(r.result || r.error)) return;
+      if (r.result !== undefined && (typeof r.result !== "object" || r.result === null)) return;
+      answered = true;
+      this.onmessage?.(r as JSONRPCMessage);
+    };
+    try {
+      const headers = this.headers({
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "accept-encoding": "gzip, deflate, br",
+      });
+      this.applyEnvelopeHeaders(headers, m);
+      const response = await this.call("POST", headers, JSON.stringify(m), perRequest.signal);
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        const text = await this.readAll(response).catch(() => "");
+        // A 2026-07-28 server refuses with HTTP 400 and a JSON-RPC error (e.g. -32022 with the
+        // revisions it speaks): the client reads that one itself.
+        try {
+          take(JSON.parse(text));
+        } catch {}
+        return fallBack(`HTTP ${response.statusCode}`);
+      }
+      const type = String(response.headers["content-type"] ?? "")
+        .split(";")[0]
+        ?.trim()
+        .toLowerCase();
+      if (type === "application/json") {
+        const text = await this.readAll(response);
+        let data: unknown;
+        try {
+          data = JSON.parse(text);
+        } catch {
+          return fallBack(text.trim() ? "the answer is not JSON" : "an empty answer");
+        }
+        for (const item of Array.isArray(data) ? data : [data]) take(item);
+        return fallBack("no JSON-RPC answer to it");
+      }
+      if (type === "text/event-stream") {
+        await this.readEvents(response, take);
+        return fallBack("the event stream ended without an answer");
+      }
+      await response.body.dump();
+      fallBack(`an answer of type ${type || "none"}`);
+    } catch (error) {
+      if (perRequest.signal.reason instanceof ProbeTimeout)
+        return fallBack(`no answer within ${LIMITS.SOURCE_PROBE_MS.value / 1000} s`);
+      if (perRequest.signal.aborted) throw error;
+      if (error instanceof ResponseTooLarge || error instanceof SyntaxError || error instanceof NotJsonRpc)
+        return fallBack(error.message);
+      if (error instanceof SdkError) return fallBack(error.message);
+      // Not reached at all (refused, reset, a blocked address): initialize would fail alike.
+      this.onerror?.(error as Error);
+      throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -364,7 +468,10 @@ export class CatalogTransport implements Transport {
   }
 
   /** Server-Sent Events: `data:` lines up to a blank line make one message. Resolves to whether an answer came. */
-  private async readEvents(response: Awaited<ReturnType<typeof request>>) {
+  private async readEvents(
+    response: Awaited<ReturnType<typeof request>>,
+    deliver: (item: unknown) => unknown = (item) => this.deliver(item),
+  ) {
     const utf8 = new TextDecoder();
     let answered = false;
     const dispatch = (event: string) => {
@@ -377,7 +484,7 @@ export class CatalogTransport implements Transport {
         if (field === "data") data = data === undefined ? value : `${data}\n${value}`;
         else if (field === "event") type = value;
       }
-      if (data && type === "message" && this.deliver(JSON.parse(data))) answered = true;
+      if (data && type === "message" && deliver(JSON.parse(data))) answered = true;
     };
     // Text since the last event boundary, in pieces: joined only once a piece brings a
     // boundary, so a large event arriving in many chunks is copied once, not once per chunk.

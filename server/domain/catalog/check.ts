@@ -78,6 +78,7 @@ async function checkSource(
     const snapshot = readCatalog(db, sourceId);
     const stager = new DefinitionStager(snapshot.then((s) => new Set(s?.tools.map((t) => t.definitionHash))));
     const { tools, progress, protocolVersion } = await listMcpCatalog({
+      sourceId,
       url: source.url,
       headers,
       allowLinkLocal,

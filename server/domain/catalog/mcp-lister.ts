@@ -9,6 +9,7 @@ import { LIMITS } from "../../limits";
 import { AS_SENT, NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
 import { CheckFailure, fmt, fmtBytes } from "./failures";
 import { AddressBlocked, causeChain, systemCode, unreachable } from "./guarded-dispatcher";
+import { checkVerdictFor, connectionKey, rememberVerdict } from "./protocol-verdicts";
 import { openSourceExchange, type SourceExchange } from "./source-exchange";
 import { type PublishedTool, validateToolDefinition } from "./validate-tool";
 
@@ -19,6 +20,8 @@ export interface ListProgress {
 }
 
 export interface ListOptions {
+  /** The Source checked: its remembered negotiation verdict may spare the probe, and is kept. */
+  sourceId?: string;
   url: string;
   headers: Record<string, string>;
   allowLinkLocal: boolean;
@@ -115,8 +118,14 @@ export async function listMcpCatalog(
   const cursors = new Set<string>();
   let connected = false;
   try {
-    await client.connect(transport, { signal: controller.signal, timeout: remaining() });
+    const key = connectionKey([options.url, options.headers, options.allowLinkLocal, limits.responseBytes]);
+    const prior = options.sourceId ? checkVerdictFor(options.sourceId, key) : undefined;
+    await client.connect(transport, { signal: controller.signal, timeout: remaining(), ...(prior ? { prior } : {}) });
     connected = true;
+    if (options.sourceId && !prior) {
+      const discover = client.getDiscoverResult();
+      rememberVerdict(options.sourceId, key, discover ? { kind: "modern", discover } : { kind: "legacy" });
+    }
     const request = (cursor: string | undefined) => {
       const pending = client.request(
         { method: "tools/list", params: cursor === undefined ? {} : { cursor } },

@@ -17,7 +17,6 @@
  * Sessions are an optimization, not state: any instance opens its own, and losing one
  * costs a reconnect, never a call.
  */
-import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { isIP } from "node:net";
 import {
@@ -35,6 +34,7 @@ import { blockedAddressReason } from "../sources/url-policy";
 import { CatalogTransport } from "./catalog-transport";
 import { AddressBlocked, causeChain, guardedDispatcher } from "./guarded-dispatcher";
 import { isModernRevision } from "./protocol-revision";
+import { connectionKey, forgetVerdict, rememberVerdict, verdictFor } from "./protocol-verdicts";
 import { newSourceClient } from "./source-exchange";
 
 export interface SourceTarget {
@@ -65,18 +65,13 @@ interface Pool {
 }
 
 const pools = new Map<string, Pool>();
-// What each Source answered to negotiation, for connecting the next session without a probe.
-const verdicts = new Map<string, { key: string; prior: PriorDiscovery }>();
 let sweeper: NodeJS.Timeout | undefined;
 
 /** Counters for tests and the bench: sessions opened since start, by Source. */
 export const sessionStats = { opened: new Map<string, number>() };
 
 function poolKey(target: SourceTarget): string {
-  // Headers are hashed, not kept as a key: they hold the Connection's credentials.
-  return createHash("sha256")
-    .update(JSON.stringify([target.url, target.headers, target.allowLinkLocal, target.responseBytes]))
-    .digest("base64url");
+  return connectionKey([target.url, target.headers, target.allowLinkLocal, target.responseBytes]);
 }
 
 /**
@@ -96,7 +91,7 @@ export async function withSourceSession<T>(
     } catch (error) {
       const stale = isStaleSession(error, session);
       if (stale || brokeSession(error)) discard(target.sourceId, session);
-      if (stale === "revision") verdicts.delete(target.sourceId);
+      if (stale === "revision") forgetVerdict(target.sourceId);
       if (stale && attempt === 0) continue;
       throw error;
     } finally {
@@ -170,16 +165,13 @@ function open(
   };
   // A failure outside any request (e.g. a stray message) is not the call's: log it only.
   client.onerror = (error) => log.debug({ err: error, sourceId: target.sourceId }, "pooled Source session error");
-  const remembered = verdicts.get(target.sourceId);
+  const remembered = verdictFor(target.sourceId, key);
   const prior: PriorDiscovery | undefined =
-    remembered?.key === key
-      ? remembered.prior
-      : target.protocolVersion && !isModernRevision(target.protocolVersion)
-        ? { kind: "legacy" }
-        : undefined;
+    remembered ??
+    (target.protocolVersion && !isModernRevision(target.protocolVersion) ? { kind: "legacy" } : undefined);
   session.ready = client.connect(transport, { prior, timeout: options.timeoutMs }).then(() => {
     const discover = client.getDiscoverResult();
-    verdicts.set(target.sourceId, { key, prior: discover ? { kind: "modern", discover } : { kind: "legacy" } });
+    rememberVerdict(target.sourceId, key, discover ? { kind: "modern", discover } : { kind: "legacy" });
     const version = client.getNegotiatedProtocolVersion();
     if (version && version !== target.protocolVersion) options.onVersion?.(version);
   });
@@ -244,7 +236,7 @@ function closePool(pool: Pool) {
 export function closeSourceSessions(sourceId: string): void {
   const pool = pools.get(sourceId);
   pools.delete(sourceId);
-  verdicts.delete(sourceId);
+  forgetVerdict(sourceId);
   if (pool) closePool(pool);
 }
 
