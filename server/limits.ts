@@ -170,6 +170,9 @@ export const LIMITS = {
   ),
   CONFUSABLE_PAIRS: setting(20, "confusable pairs shown for one identity, most similar first"),
   TOOL_NEIGHBOURS: setting(10, "nearest neighbours shown on a Tool's page"),
+  // An agent sends find_tools the whole request its user made, not two keywords.
+  FIND_TOOLS_QUERY_CHARS: contract(2000, "characters in one find_tools query"),
+  FIND_TOOLS_RESULTS: contract(50, "matches one find_tools call may return"),
 
   // ── Console for daily work (issue 15) ──
   IDENTITY_LIST_LOSS_DAYS: setting(7, "how far back the Agent Identities list counts each identity's losses"),

@@ -153,6 +153,52 @@ describe("/mcp", () => {
     expect(texts(empty)[0]).toMatch(/^INVALID_ARGUMENTS: query: /);
   });
 
+  it("find_tools returns each match ready to call: its name, description and input schema, for a whole user request as the query", async () => {
+    const schema = {
+      type: "object",
+      properties: {
+        customer: { type: "string", description: "Customer id" },
+        amountCents: { type: "integer", minimum: 1 },
+      },
+      required: ["customer", "amountCents"],
+    };
+    const held = await source(
+      [
+        simpleTool("bill_customer", { description: "Create a draft invoice for a customer.", inputSchema: schema }),
+        simpleTool("list_customer_orders", { description: "List a customer's orders." }),
+      ],
+      echo,
+    );
+    const { token } = await agentFor([held.source.id]);
+    const client = await connect(token);
+    const listed = (await client.listTools()).tools.find((t) => t.name === "bill_customer");
+
+    // What an agent sends: the user's whole request, far past two keywords.
+    const request = `${"Our customer Acme called about last month. ".repeat(24)}Please create an invoice for them.`;
+    expect(request.length).toBeGreaterThan(1000);
+    const found = await client.callTool({ name: "find_tools", arguments: { query: request, limit: 1 } });
+    expect(found.isError, texts(found)[0]).toBeFalsy();
+    const [best] = (found.structuredContent as { tools: Record<string, unknown>[] }).tools;
+    expect(best).toEqual({
+      name: "bill_customer",
+      description: "Create a draft invoice for a customer.",
+      source: held.source.name,
+      inputSchema: listed?.inputSchema,
+    });
+    expect(best?.inputSchema).toEqual(schema);
+    // Clients that hand the model only text still give it the schema.
+    expect(texts(found)[0]).toContain(`input: ${JSON.stringify(best?.inputSchema)}`);
+    // The mirror does not repeat a long request back.
+    expect(texts(found)[0]?.length).toBeLessThan(600);
+
+    const tooLong = await client.callTool({
+      name: "find_tools",
+      arguments: { query: "x".repeat(LIMITS.FIND_TOOLS_QUERY_CHARS.value + 1) },
+    });
+    expect(tooLong.isError).toBe(true);
+    expect(texts(tooLong)[0]).toMatch(/^INVALID_ARGUMENTS: query: at most 2000 characters \(FIND_TOOLS_QUERY_CHARS\)/);
+  });
+
   it("refuses a missing or revoked token, a browser page from another origin, and session requests", async () => {
     const none = await fetch(mcpUrl, {
       method: "POST",
