@@ -153,6 +153,52 @@ describe("/mcp", () => {
     expect(texts(empty)[0]).toMatch(/^INVALID_ARGUMENTS: query: /);
   });
 
+  it("find_tools returns each match ready to call: its name, description and input schema, for a whole user request as the query", async () => {
+    const schema = {
+      type: "object",
+      properties: {
+        customer: { type: "string", description: "Customer id" },
+        amountCents: { type: "integer", minimum: 1 },
+      },
+      required: ["customer", "amountCents"],
+    };
+    const held = await source(
+      [
+        simpleTool("bill_customer", { description: "Create a draft invoice for a customer.", inputSchema: schema }),
+        simpleTool("list_customer_orders", { description: "List a customer's orders." }),
+      ],
+      echo,
+    );
+    const { token } = await agentFor([held.source.id]);
+    const client = await connect(token);
+    const listed = (await client.listTools()).tools.find((t) => t.name === "bill_customer");
+
+    // What an agent sends: the user's whole request, far past two keywords.
+    const request = `${"Our customer Acme called about last month. ".repeat(24)}Please create an invoice for them.`;
+    expect(request.length).toBeGreaterThan(1000);
+    const found = await client.callTool({ name: "find_tools", arguments: { query: request, limit: 1 } });
+    expect(found.isError, texts(found)[0]).toBeFalsy();
+    const [best] = (found.structuredContent as { tools: Record<string, unknown>[] }).tools;
+    expect(best).toEqual({
+      name: "bill_customer",
+      description: "Create a draft invoice for a customer.",
+      source: held.source.name,
+      inputSchema: listed?.inputSchema,
+    });
+    expect(best?.inputSchema).toEqual(schema);
+    // Clients that hand the model only text still give it the schema.
+    expect(texts(found)[0]).toContain(`input: ${JSON.stringify(best?.inputSchema)}`);
+    // The mirror does not repeat a long request back.
+    expect(texts(found)[0]?.length).toBeLessThan(600);
+
+    const tooLong = await client.callTool({
+      name: "find_tools",
+      arguments: { query: "x".repeat(LIMITS.FIND_TOOLS_QUERY_CHARS.value + 1) },
+    });
+    expect(tooLong.isError).toBe(true);
+    expect(texts(tooLong)[0]).toMatch(/^INVALID_ARGUMENTS: query: at most 2000 characters \(FIND_TOOLS_QUERY_CHARS\)/);
+  });
+
   it("refuses a missing or revoked token, a browser page from another origin, and session requests", async () => {
     const none = await fetch(mcpUrl, {
       method: "POST",
@@ -194,7 +240,9 @@ describe("/mcp", () => {
   it("answers an Over budget identity with IDENTITY_OVER_BUDGET, naming the state, instead of offering it anything", async () => {
     const base = await hostWith(toolsOfModelBytes(600, 4000, "base"));
     const growing = await hostWith(toolsOfModelBytes(100, 4000, "grow"));
-    const { token } = await agentFor([base.source.id, growing.source.id]);
+    const { api, identity, token } = await agentFor([base.source.id, growing.source.id]);
+    // Every held Tool listed (the default, auto, would list a selection of these 2.4 MB).
+    await api.identities.update({ id: identity.id, exposure: "all" });
     const client = await connect(token);
     // One page: the SDK's listTools() without a cursor would read every page.
     const first = await client.request({ method: "tools/list", params: {} });
@@ -211,7 +259,8 @@ describe("/mcp", () => {
 
   it("pages through every Tool an identity holds", async () => {
     const host = await hostWith(toolsOfModelBytes(1200, 300, "paged"));
-    const { token } = await agentFor([host.source.id]);
+    const { api, identity, token } = await agentFor([host.source.id]);
+    await api.identities.update({ id: identity.id, exposure: "all" });
     const client = await connect(token);
     const names: string[] = [];
     let cursor: string | undefined;

@@ -3,22 +3,39 @@
  * parameters, so an agent holding thousands can reach the one it needs without listing
  * them all. Ranked by the same tool-selection index the console's confusable pairs use
  * (server/domain/tool-selection), kept in memory until the identity's holdings change.
+ * Each match carries its input schema, so the model can call it at once — directly or
+ * through call_tool — without a listing that holds it.
  */
 import { z } from "zod";
 import type { Actor } from "../../actor";
+import { getDb } from "../../db";
+import { LIMITS } from "../../limits";
 import { rankHeldTools } from "../tool-selection/views";
 import { parseInput } from "../validation";
 import { servedIdentity } from "./identity";
 
 export const ZFindToolsInput = z.object({
-  query: z.string().trim().min(1, "say what the Tool should do or what it is called").max(200),
-  limit: z.number().int().min(1).max(50).default(10),
+  query: z
+    .string()
+    .trim()
+    .min(1, "say what the Tool should do or what it is called")
+    .max(
+      LIMITS.FIND_TOOLS_QUERY_CHARS.value,
+      `at most ${LIMITS.FIND_TOOLS_QUERY_CHARS.value} characters (FIND_TOOLS_QUERY_CHARS)`,
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIMITS.FIND_TOOLS_RESULTS.value, `at most ${LIMITS.FIND_TOOLS_RESULTS.value} (FIND_TOOLS_RESULTS)`)
+    .default(10),
 });
 
 export interface FoundTool {
   name: string;
   description: string;
   source: string;
+  inputSchema: Record<string, unknown>;
 }
 
 export async function findOfferedTools(
@@ -28,13 +45,35 @@ export async function findOfferedTools(
   const identity = await servedIdentity(actor);
   const { query, limit } = parseInput(ZFindToolsInput, raw);
   const ranked = await rankHeldTools(identity.id, query, limit);
+  const schemas = await inputSchemasOf(ranked.tools.map(({ tool }) => tool.definitionHash));
   return {
     query,
     tools: ranked.tools.map(({ tool }) => ({
       name: tool.name,
       description: tool.description,
       source: tool.sourceName,
+      // Publication writes a definition before its Tool; an empty object schema is what
+      // tools/list would send for a Tool without one.
+      inputSchema: schemas.get(tool.definitionHash) ?? { type: "object" },
     })),
     total: ranked.total,
   };
+}
+
+/** The input schemas of a few definitions, as tools/list sends them. */
+async function inputSchemasOf(hashes: string[]): Promise<Map<string, Record<string, unknown>>> {
+  if (!hashes.length) return new Map();
+  const db = await getDb();
+  const stored = await db.toolDefinition.findMany({
+    where: { hash: { in: [...new Set(hashes)] } },
+    select: { hash: true, definition: true },
+  });
+  return new Map(
+    stored.map((d) => [
+      d.hash,
+      ((JSON.parse(d.definition) as { inputSchema?: Record<string, unknown> }).inputSchema ?? {
+        type: "object",
+      }) as Record<string, unknown>,
+    ]),
+  );
 }

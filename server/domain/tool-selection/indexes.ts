@@ -20,6 +20,8 @@ export interface IndexedTool extends ToolText {
   nativeName: string;
   sourceId: string;
   sourceName: string;
+  /** Where the whole definition is (find_tools returns the input schema of each match). */
+  definitionHash: string;
 }
 
 export interface VersionedIndex {
@@ -88,6 +90,7 @@ export async function loadTools(where: Prisma.ToolWhereInput): Promise<IndexedTo
     inputSchema: schemas.get(r.definitionHash),
     sourceId: r.sourceId,
     sourceName: sourceNames.get(r.sourceId) ?? "",
+    definitionHash: r.definitionHash,
   }));
 }
 

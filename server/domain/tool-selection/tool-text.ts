@@ -20,6 +20,8 @@ export interface ToolText {
   description: string;
   /** The Tool's input JSON Schema; only top-level properties are read. */
   inputSchema?: unknown;
+  /** Its Source's name: find_tools ranks by it, similarity between Tools does not. */
+  sourceName?: string;
 }
 
 export const FIELD_WEIGHTS = {
@@ -30,6 +32,8 @@ export const FIELD_WEIGHTS = {
   description: 1,
   parameterName: 0.5,
   parameterDescription: 0.5,
+  /** Only in find_tools' ranking. */
+  sourceName: 0.5,
 } as const;
 
 interface SchemaProperty {

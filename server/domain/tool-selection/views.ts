@@ -122,7 +122,7 @@ const RELATIVE_CUTOFF = 0.4;
 /** The held Tools best matching a request, best first, and how many match well enough in all. */
 export async function rankHeldTools(identityId: string, query: string, limit: number) {
   const { index } = await heldToolIndex(identityId);
-  const ranked = index.rank(query);
+  const ranked = index.search(query);
   const best = ranked[0]?.score ?? 0;
   const exact = ranked.findIndex((r) => (index.tools[r.index] as IndexedTool).name === query.trim());
   // A Tool called exactly what was asked for comes first, however it scores.
