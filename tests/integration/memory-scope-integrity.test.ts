@@ -166,7 +166,9 @@ describe("an import reaches no other scope", () => {
       });
     const at = "2026-01-01T00:00:00.000Z";
     const a = await post(
-      file.jsonl([{ type: "thread_member", threadId: file.threadId, memoryId: victim.memory.id, addedAt: at, pinnedAt: at }]),
+      file.jsonl([
+        { type: "thread_member", threadId: file.threadId, memoryId: victim.memory.id, addedAt: at, pinnedAt: at },
+      ]),
     );
     expect(a.status).toBe(400);
     const aBody = await a.json();
@@ -175,7 +177,9 @@ describe("an import reaches no other scope", () => {
     expect(aBody.error.json.data.domainCode).toBe("INVALID_INPUT");
 
     const b = await post(
-      file.jsonl([{ type: "thread_member", threadId: victim.thread.id, memoryId: file.memoryId, addedAt: at, pinnedAt: at }]),
+      file.jsonl([
+        { type: "thread_member", threadId: victim.thread.id, memoryId: file.memoryId, addedAt: at, pinnedAt: at },
+      ]),
     );
     expect(b.status).toBe(400);
     expect((await b.json()).error.json.message).toContain("line 5 (threadId)");
