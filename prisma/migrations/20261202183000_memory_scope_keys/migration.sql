@@ -32,7 +32,19 @@ UPDATE "memory" m SET "supersededById" = NULL, "supersededAt" = NULL WHERE m."su
 UPDATE "proposal" p SET "resultMemoryId" = NULL WHERE p."resultMemoryId" IS NOT NULL
    AND NOT EXISTS (SELECT 1 FROM "memory" m WHERE m."id" = p."resultMemoryId" AND m."scopeId" = p."scopeId");
 
+-- contract: an older running version inserts memberships without "scopeId", and the trigger below fills it from the thread, so its writes still succeed.
 ALTER TABLE "thread_member" ALTER COLUMN "scopeId" SET NOT NULL;
+
+-- (E-string with \x3B for semicolons: the PostgreSQL driver adapter cuts a migration at each.)
+CREATE FUNCTION "thread_member_scope"() RETURNS trigger LANGUAGE plpgsql AS E'
+BEGIN
+  IF NEW."scopeId" IS NULL THEN
+    SELECT t."scopeId" INTO NEW."scopeId" FROM "thread" t WHERE t."id" = NEW."threadId"\x3B
+  END IF\x3B
+  RETURN NEW\x3B
+END';
+CREATE TRIGGER "thread_member_scope" BEFORE INSERT ON "thread_member"
+  FOR EACH ROW EXECUTE FUNCTION "thread_member_scope"();
 
 -- CreateIndex
 CREATE UNIQUE INDEX "handoff_scopeId_memoryId_key" ON "handoff"("scopeId", "memoryId");
