@@ -17,6 +17,7 @@ import { type Actor, actorId } from "../actor";
 import { trustedOrigins } from "../auth";
 import { fmtBytes } from "../domain/catalog/failures";
 import { authenticateAgentToken } from "../domain/identities/tokens";
+import { type BearerRefusal, bearerChallenge } from "../http/oauth-discovery";
 import { LIMITS } from "../limits";
 import { log } from "../log";
 import { observeMcpRequest } from "../observability/mcp-request";
@@ -88,6 +89,29 @@ async function readBody(request: Request): Promise<string | null> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+const SEND_A_TOKEN =
+  "Send an Agent Identity's token as Authorization: Bearer <token> (Agent Identities → Tokens in the console).";
+
+/**
+ * A 401 every OAuth client can act on (RFC 6750, RFC 9728): where the resource metadata is,
+ * and, when credentials were sent, that they were refused and why.
+ */
+function unauthenticated(request: Request, authorization: string | null, token: string | null): Response {
+  if (!authorization)
+    return jsonRpcErrorResponse(401, "UNAUTHENTICATED", `No token was sent. ${SEND_A_TOKEN}`, {
+      "www-authenticate": bearerChallenge(request),
+    });
+  const refusal: BearerRefusal = token
+    ? {
+        error: "invalid_token",
+        description: "The token is not valid here: it is unknown or has been revoked.",
+      }
+    : { error: "invalid_request", description: "The Authorization header is not of the form Bearer <token>." };
+  return jsonRpcErrorResponse(401, "UNAUTHENTICATED", `${refusal.description} ${SEND_A_TOKEN}`, {
+    "www-authenticate": bearerChallenge(request, refusal),
+  });
+}
+
 export function handleMcpPost(request: Request): Promise<Response> {
   return observeMcpRequest(request, () => answerMcpPost(request));
 }
@@ -95,15 +119,10 @@ export function handleMcpPost(request: Request): Promise<Response> {
 async function answerMcpPost(request: Request): Promise<Response> {
   if (!originAllowed(request))
     return jsonRpcErrorResponse(403, "FORBIDDEN", `Requests from ${request.headers.get("origin")} are not accepted.`);
-  const token = bearerToken(request.headers.get("authorization"));
+  const authorization = request.headers.get("authorization");
+  const token = bearerToken(authorization);
   const actor = token ? await authenticateAgentToken(token) : null;
-  if (!actor || !token)
-    return jsonRpcErrorResponse(
-      401,
-      "UNAUTHENTICATED",
-      "Send an Agent Identity's token as Authorization: Bearer <token> (Agent Identities → Tokens in the console).",
-      { "www-authenticate": 'Bearer realm="quartermaster"' },
-    );
+  if (!actor || !token) return unauthenticated(request, authorization, token);
   // Read and parsed once, here: the SDK reading the body itself cost more than the rest of a
   // ping (docs/decisions/0015). JSON.parse does not recurse, so depth is checked later, by
   // the domain functions, before anything serializes the values.

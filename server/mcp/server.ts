@@ -66,12 +66,13 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
     guarded(async (request) => {
       const { name, arguments: args } = request.params;
       // Rate limits, the call log, the span and the metrics of every call (domain/calls).
-      return await observeToolCall(actor, { name, arguments: args }, async () => {
+      const { result } = await observeToolCall(actor, { name, arguments: args }, async () => {
         const builtIn = builtInTool(name);
-        if (builtIn) return (await runTool(builtIn, args, { actor: agent, signal })) as CallToolResult;
-        // Content blocks pass through as the Source sent them; their limits were checked.
-        return (await callOfferedTool(actor, { name, arguments: args, signal })) as CallToolResult;
+        if (builtIn) return await runTool(builtIn, args, { actor: agent, signal });
+        return await callOfferedTool(actor, { name, arguments: args, signal });
       });
+      // Content blocks pass through as the Source sent them; their limits were checked.
+      return result as CallToolResult;
     }),
   );
   // No memory is enumerated: memories are reached by id (search, briefing, thread indexes).

@@ -11,6 +11,7 @@ import { trustedProxyList } from "@/env";
 import { handleAuthRequest } from "@/server/auth/handler";
 import { createFrontServer } from "@/server/http/front";
 import { handleMetrics } from "@/server/http/metrics-endpoint";
+import { handleDiscovery, isDiscoveryPath } from "@/server/http/oauth-discovery";
 import {
   handleCallResults,
   handleCollectCalls,
@@ -28,6 +29,7 @@ function route(method: string, pathname: string): Route {
   if (pathname.startsWith("/api/trpc/")) return handleTrpcRequest;
   if (pathname === "/mcp") return method === "POST" ? handleMcpPost : handleMcpOther;
   if (pathname === "/api/metrics") return handleMetrics;
+  if (isDiscoveryPath(pathname)) return handleDiscovery;
   const hosts: Record<string, Route> = {
     "/api/v1/tool-hosts/registration": handleRegistration,
     "/api/v1/tool-hosts/heartbeat": handleHeartbeat,
