@@ -13,6 +13,7 @@ import { instructionsFor } from "../domain/agent-tools/instructions";
 import { listOfferedTools } from "../domain/agent-tools/list";
 import { observeToolCall } from "../domain/calls/observe";
 import { isDomainError } from "../errors";
+import { LIMITS } from "../limits";
 import { log } from "../log";
 import { toMcpError } from "./errors";
 import { getPrompt, listPrompts } from "./prompts";
@@ -34,6 +35,8 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
         prompts: { listChanged: false },
       },
       instructions: await instructionsFor(agent.identityId),
+      // A listing is stable within a day (domain/agent-tools/exposure.ts): 2026-07-28 clients may keep it a while.
+      cacheHints: { "tools/list": { ttlMs: LIMITS.LISTING_TTL_MS.value } },
     },
   );
   const guarded =
