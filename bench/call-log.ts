@@ -7,6 +7,7 @@
  */
 import { type Actor, SYSTEM } from "@/server/actor";
 import { getDb } from "@/server/db";
+import { answered } from "@/server/domain/agent-tools/result";
 import { observeToolCall } from "@/server/domain/calls/observe";
 import { flushCallLog, pendingCallLogRows } from "@/server/domain/calls/recorder";
 import { createIdentity } from "@/server/domain/identities/identities";
@@ -22,7 +23,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export async function benchCallLog(): Promise<Row[]> {
   const identity = await createIdentity(SYSTEM, { name: `bench-call-log-${Date.now()}` });
   const actor: Actor = { kind: "agent", identityId: identity.id, tokenId: "bench", label: "bench" };
-  const result = { content: [{ type: "text", text: "ok" }], structuredContent: { ok: true } };
+  const result = answered({ content: [{ type: "text", text: "ok" }], structuredContent: { ok: true } });
   const dispatch = async () => result;
   const args = { query: "weather in Oslo", limit: 5 };
 

@@ -49,7 +49,9 @@ const { applyMigrations } = await import("@/server/db/schema-engine");
 const { runCatalogCheck } = await import("@/server/domain/catalog/check");
 const { publishCatalog } = await import("@/server/domain/catalog/publish");
 const { createMcpConnection } = await import("@/server/domain/sources/sources");
-const { getIdentity, createIdentity, assignSource } = await import("@/server/domain/identities/identities");
+const { getIdentity, createIdentity, assignSource, updateIdentity } = await import(
+  "@/server/domain/identities/identities"
+);
 const { listHoldingChanges } = await import("@/server/domain/identities/losses");
 const { referenceTool } = await import("@/server/domain/identities/reference-tools");
 const { createToolHost } = await import("@/server/domain/sources/sources");
@@ -302,6 +304,8 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
     // Small Tools (3 parameters, a short description) a little under the reference size, so 15,000 fit.
     const small = { ...referenceTool("small"), description: "Read one record by id and return its fields and owner." };
     const identity = await createIdentity(SYSTEM, { name: "bench-15k" });
+    // Row 4 measures a full page of tools/list: every held Tool listed, not a selection.
+    await updateIdentity(SYSTEM, { id: identity.id, exposure: "all" });
     for (let h = 0; h < 4; h++) {
       const { hostToken } = await createToolHost(SYSTEM, { name: `bench-host-${h}` });
       const host = await authenticateToolHost(hostToken);

@@ -53,6 +53,18 @@ export const LIMITS = {
 
   // ── /mcp ──
   MCP_TOOLS_PAGE: setting(500, "Tools in one page of /mcp tools/list"),
+  // A few thousand tokens: what a model can be sent each turn beside the conversation.
+  LISTING_BUDGET_BYTES: setting(
+    32 * KiB,
+    "default listing budget: catalog definitions tools/list sends an identity under a selection",
+  ),
+  LISTING_BUDGET_MAX_BYTES: setting(4 * MiB, "largest listing budget an operator may set for an identity"),
+  LISTING_USAGE_DAYS: setting(
+    30,
+    "days of the call log a selection's most-used Tools are counted over (up to yesterday)",
+  ),
+  LISTING_TTL_MS: setting(60_000, "how long a 2026-07-28 client may cache tools/list (ttlMs)"),
+  PINS_PER_IDENTITY: setting(500, "Tools an operator may pin for one identity"),
   MCP_REQUEST_BODY_BYTES: setting(4 * MiB, "one request body sent to /mcp"),
 
   // ── HTTP request bodies: server/http/body-limits.ts answers 413 before reading past these ──

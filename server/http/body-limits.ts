@@ -9,6 +9,7 @@
 import { IncomingMessage, type ServerResponse } from "node:http";
 import { fmtBytes } from "../domain/catalog/failures";
 import { LIMITS, type LimitName } from "../limits";
+import { problemBody } from "./problem";
 
 /** Route prefixes and their limits, most specific first; any other path gets OTHER_REQUEST_BODY_BYTES. */
 const ROUTES: ReadonlyArray<readonly [prefix: string, limit: LimitName, what: string]> = [
@@ -91,7 +92,7 @@ export function writeTooLarge(res: ServerResponse, limit: BodyLimit, measured: n
         },
         id: null,
       }
-    : { code: "REQUEST_BODY_TOO_LARGE", message, details, requestId };
+    : problemBody("REQUEST_BODY_TOO_LARGE", message, details, requestId);
   // The client may still be sending: once the answer is out the front hangs up (the
   // request is not complete), a moment later, so the answer is read before the socket
   // closes. (With Connection: close Node would close at once, and the bytes still arriving

@@ -6,17 +6,18 @@
 import { authenticateApiKey } from "../domain/api-keys/api-keys";
 import { renderMetrics } from "../observability/metrics";
 import { bearerToken } from "../tokens";
+import { problem } from "./problem";
 
 export async function handleMetrics(request: Request): Promise<Response> {
   const key = bearerToken(request.headers.get("authorization"));
   const actor = key ? await authenticateApiKey(key) : null;
   if (!actor)
-    return Response.json(
-      {
-        code: "UNAUTHENTICATED",
-        message: "Send an API key as Authorization: Bearer <key> (Settings → API keys in the console).",
-      },
-      { status: 401, headers: { "www-authenticate": 'Bearer realm="quartermaster"', "cache-control": "no-store" } },
+    return problem(
+      401,
+      "UNAUTHENTICATED",
+      "Send an API key as Authorization: Bearer <key> (Settings → API keys in the console).",
+      undefined,
+      { "www-authenticate": 'Bearer realm="quartermaster"', "cache-control": "no-store" },
     );
   return new Response(renderMetrics(), {
     headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" },

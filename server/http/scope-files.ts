@@ -6,13 +6,10 @@
 import type { Actor } from "../actor";
 import { requireScope } from "../domain/memory/access";
 import { exportLines, importScope } from "../domain/memory/portable";
-import { isDomainError } from "../errors";
 import { log } from "../log";
 import { createContext } from "../trpc/context";
 import { crossSiteWrite } from "../trpc/handler";
-
-const problem = (status: number, code: string, message: string, details?: unknown) =>
-  Response.json({ code, message, ...(details ? { details } : {}) }, { status });
+import { problem, problemOf } from "./problem";
 
 async function caller(request: Request): Promise<Actor | Response> {
   const context = await createContext(request.headers);
@@ -22,7 +19,8 @@ async function caller(request: Request): Promise<Actor | Response> {
 }
 
 function failure(error: unknown): Response {
-  if (isDomainError(error)) return problem(error.status, error.code, error.message, error.details);
+  const refusal = problemOf(error);
+  if (refusal) return refusal;
   log.error({ err: error }, "scope file request failed");
   return problem(500, "INTERNAL", "Internal error. The server log has details under this request's id.");
 }

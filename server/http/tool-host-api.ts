@@ -1,30 +1,22 @@
 /**
- * The SDK Tool Host HTTP API (v1): JSON in, JSON out, errors as { code, message }.
+ * The SDK Tool Host HTTP API (v1): JSON in, JSON out, errors as problems (problem.ts).
  * Authenticated with the host token: Authorization: Bearer qm_host_….
  */
 import { randomUUID } from "node:crypto";
 import { collectHostCalls, submitHostResults } from "../domain/agent-tools/host-calls";
 import { CheckFailure, fmtBytes } from "../domain/catalog/failures";
 import { authenticateToolHost, heartbeat, registerTools, type ToolHost } from "../domain/sources/tool-hosts";
-import { DomainError } from "../errors";
 import { LIMITS } from "../limits";
 import { log } from "../log";
 import { bearerToken } from "../tokens";
-
-const STATUS: Partial<Record<string, number>> = {
-  REQUEST_BODY_TOO_LARGE: 413,
-  SOURCE_PAUSED: 409,
-  CATALOG_MALFORMED_RESPONSE: 400,
-};
-
-function error(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
-  return Response.json({ code, message, ...(details && Object.keys(details).length ? { details } : {}) }, { status });
-}
+import { problem, problemOf } from "./problem";
 
 async function hostFrom(req: Request): Promise<ToolHost | Response> {
   const token = bearerToken(req.headers.get("authorization"));
   const host = token ? await authenticateToolHost(token) : null;
-  return host ?? error(401, "UNAUTHENTICATED", "Send the SDK Tool Host's token as Authorization: Bearer <host token>.");
+  return (
+    host ?? problem(401, "UNAUTHENTICATED", "Send the SDK Tool Host's token as Authorization: Bearer <host token>.")
+  );
 }
 
 /** Reads at most `limit` bytes; a larger body is refused without reading the rest. */
@@ -72,13 +64,13 @@ function jsonErrors(what: string, handler: (req: Request, host: ToolHost) => Pro
       if (host instanceof Response) return host;
       return await handler(req, host);
     } catch (e) {
-      if (e instanceof CheckFailure) return error(STATUS[e.code] ?? 422, e.code, e.message, e.details);
-      if (e instanceof DomainError) return error(e.status, e.code, e.message, e.details);
+      const refusal = problemOf(e);
+      if (refusal) return refusal;
       // The front's id, so this line and the request's own log line can be matched.
       const requestId = req.headers.get("x-request-id") ?? randomUUID();
       const sourceId = host && !(host instanceof Response) ? host.id : undefined;
       log.error({ err: e, requestId, sourceId }, `tool host ${what} failed`);
-      return error(500, "INTERNAL", `Internal error (request ${requestId}).`);
+      return problem(500, "INTERNAL", `Internal error (request ${requestId}).`);
     }
   };
 }
@@ -112,14 +104,14 @@ export const handleCollectCalls = jsonErrors("call collection", async (req, host
   const given = params.get("wait");
   const wait = given === null ? maxWait : Number(given);
   if (!Number.isFinite(wait) || wait < 0 || wait > maxWait)
-    return error(400, "INVALID_INPUT", `wait: seconds to wait for a call, from 0 to ${maxWait}.`, { field: "wait" });
+    return problem(400, "INVALID_INPUT", `wait: seconds to wait for a call, from 0 to ${maxWait}.`, { field: "wait" });
   // A host with fewer free workers than a full batch takes only what it can start now,
   // leaving the rest to other processes collecting with the same token.
   const maxCalls = LIMITS.TOOL_HOST_COLLECT_CALLS.value;
   const givenMax = params.get("max");
   const max = givenMax === null ? maxCalls : Number(givenMax);
   if (!Number.isInteger(max) || max < 1 || max > maxCalls)
-    return error(400, "INVALID_INPUT", `max: most calls to hand over at once, from 1 to ${maxCalls}.`, {
+    return problem(400, "INVALID_INPUT", `max: most calls to hand over at once, from 1 to ${maxCalls}.`, {
       field: "max",
     });
   const calls = await collectHostCalls(host, wait * 1000, req.signal, max);
@@ -137,7 +129,7 @@ const ENDPOINTS =
 /** Any other method on an endpoint: 405 with the methods it takes. */
 export function methodNotAllowed(allow: string) {
   return async (req: Request): Promise<Response> => {
-    const res = error(405, "METHOD_NOT_ALLOWED", `${req.method} is not supported here; use ${allow}.`);
+    const res = problem(405, "METHOD_NOT_ALLOWED", `${req.method} is not supported here; use ${allow}.`);
     res.headers.set("allow", allow);
     return res;
   };
@@ -145,7 +137,7 @@ export function methodNotAllowed(allow: string) {
 
 /** A path under /api/v1/tool-hosts/ that is not an endpoint. */
 export async function unknownEndpoint(req: Request): Promise<Response> {
-  return error(
+  return problem(
     404,
     "NOT_FOUND",
     `${new URL(req.url).pathname} is not an endpoint; the SDK Tool Host API has ${ENDPOINTS}.`,

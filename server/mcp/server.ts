@@ -13,6 +13,7 @@ import { instructionsFor } from "../domain/agent-tools/instructions";
 import { listOfferedTools } from "../domain/agent-tools/list";
 import { observeToolCall } from "../domain/calls/observe";
 import { isDomainError } from "../errors";
+import { LIMITS } from "../limits";
 import { log } from "../log";
 import { toMcpError } from "./errors";
 import { getPrompt, listPrompts } from "./prompts";
@@ -34,6 +35,8 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
         prompts: { listChanged: false },
       },
       instructions: await instructionsFor(agent.identityId),
+      // A listing is stable within a day (domain/agent-tools/exposure.ts): 2026-07-28 clients may keep it a while.
+      cacheHints: { "tools/list": { ttlMs: LIMITS.LISTING_TTL_MS.value } },
     },
   );
   const guarded =
@@ -66,12 +69,13 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
     guarded(async (request) => {
       const { name, arguments: args } = request.params;
       // Rate limits, the call log, the span and the metrics of every call (domain/calls).
-      return await observeToolCall(actor, { name, arguments: args }, async () => {
+      const { result } = await observeToolCall(actor, { name, arguments: args }, async () => {
         const builtIn = builtInTool(name);
-        if (builtIn) return (await runTool(builtIn, args, { actor: agent, signal })) as CallToolResult;
-        // Content blocks pass through as the Source sent them; their limits were checked.
-        return (await callOfferedTool(actor, { name, arguments: args, signal })) as CallToolResult;
+        if (builtIn) return await runTool(builtIn, args, { actor: agent, signal });
+        return await callOfferedTool(actor, { name, arguments: args, signal });
       });
+      // Content blocks pass through as the Source sent them; their limits were checked.
+      return result as CallToolResult;
     }),
   );
   // No memory is enumerated: memories are reached by id (search, briefing, thread indexes).

@@ -1,4 +1,5 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { trustedOrigins } from "../auth";
 import { log } from "../log";
 import { createContext, requestIdOf } from "./context";
 import { appRouter } from "./root";
@@ -8,16 +9,15 @@ export const TRPC_ENDPOINT = "/api/trpc";
 /**
  * Cookie-authenticated writes must come from the console's own origin. API-key
  * requests carry their credential in a header a browser never adds by itself.
+ * The origin is QM_BASE_URL's, not the Host the request names: a proxy may drop the
+ * port from Host (nginx's `$host`), and a rebound DNS name makes Host whatever the
+ * attacker's page is served as.
  */
 export function crossSiteWrite(req: Request): boolean {
   if (req.method !== "POST" || req.headers.get("authorization")) return false;
   const origin = req.headers.get("origin");
   if (!origin) return false;
-  try {
-    return new URL(origin).host !== (req.headers.get("x-forwarded-host") ?? req.headers.get("host"));
-  } catch {
-    return true;
-  }
+  return !trustedOrigins().includes(origin);
 }
 
 export async function handleTrpcRequest(req: Request): Promise<Response> {

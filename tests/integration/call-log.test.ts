@@ -12,7 +12,7 @@ import {
   ToolCallFailure,
   type ToolCallFailureCode,
 } from "@/server/domain/agent-tools/failures";
-import { failedResult } from "@/server/domain/agent-tools/result";
+import { answered, failedResult } from "@/server/domain/agent-tools/result";
 import { observeToolCall } from "@/server/domain/calls/observe";
 import { flushCallLog, pendingCallLogRows } from "@/server/domain/calls/recorder";
 import { sweepCallLog } from "@/server/domain/calls/sweeper";
@@ -129,7 +129,7 @@ describe("the call log", () => {
     const { identity } = await agentFor([]);
     const actor = { kind: "agent" as const, identityId: identity.id, tokenId: "t", label: "agent" };
     await flushCallLog();
-    await observeToolCall(actor, { name: "find_tools" }, async () => ({ content: [] }));
+    await observeToolCall(actor, { name: "find_tools" }, async () => answered({ content: [] }));
     expect(pendingCallLogRows()).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(pendingCallLogRows()).toBe(0);

@@ -68,7 +68,7 @@ describe("the demo MCP server", () => {
 
     const answers: string[] = [];
     for (const tool of live) {
-      const result = await callOfferedTool(agent, { name: tool.name, arguments: argumentsFor(tool.inputSchema) });
+      const { result } = await callOfferedTool(agent, { name: tool.name, arguments: argumentsFor(tool.inputSchema) });
       answers.push(JSON.stringify(result));
     }
     const everything = answers.join("\n");

@@ -240,7 +240,9 @@ describe("/mcp", () => {
   it("answers an Over budget identity with IDENTITY_OVER_BUDGET, naming the state, instead of offering it anything", async () => {
     const base = await hostWith(toolsOfModelBytes(600, 4000, "base"));
     const growing = await hostWith(toolsOfModelBytes(100, 4000, "grow"));
-    const { token } = await agentFor([base.source.id, growing.source.id]);
+    const { api, identity, token } = await agentFor([base.source.id, growing.source.id]);
+    // Every held Tool listed (the default, auto, would list a selection of these 2.4 MB).
+    await api.identities.update({ id: identity.id, exposure: "all" });
     const client = await connect(token);
     // One page: the SDK's listTools() without a cursor would read every page.
     const first = await client.request({ method: "tools/list", params: {} });
@@ -257,7 +259,8 @@ describe("/mcp", () => {
 
   it("pages through every Tool an identity holds", async () => {
     const host = await hostWith(toolsOfModelBytes(1200, 300, "paged"));
-    const { token } = await agentFor([host.source.id]);
+    const { api, identity, token } = await agentFor([host.source.id]);
+    await api.identities.update({ id: identity.id, exposure: "all" });
     const client = await connect(token);
     const names: string[] = [];
     let cursor: string | undefined;

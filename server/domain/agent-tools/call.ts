@@ -21,13 +21,13 @@ import { callHostTool } from "./host-calls";
 import { servedIdentity } from "./identity";
 import { whyNotHeld } from "./not-held";
 import { callRemoteTool } from "./remote-call";
-import { acceptToolResult, failedResult, type ToolResult } from "./result";
+import { acceptToolResult, answered, type Dispatched, failedResult } from "./result";
 import { routed } from "./route-cache";
 
 export async function callOfferedTool(
   actor: Actor,
   input: { name: string; arguments?: unknown; signal?: AbortSignal },
-): Promise<ToolResult> {
+): Promise<Dispatched> {
   const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
     servedIdentity(actor),
   );
@@ -67,19 +67,21 @@ export async function callOfferedTool(
   }
 
   const started = performance.now();
-  let result: ToolResult;
+  let dispatched: Dispatched;
   try {
     // Nothing reaches the Source until the arguments fit the limits and the Tool's schema.
     const args = checkArguments(input.arguments);
     const problems = await checkToolArguments(tool.definitionHash, () => inputSchemaOf(tool.definitionHash), args);
     if (problems) throw new ToolCallFailure("INVALID_ARGUMENTS", problems);
     if (tool.source.kind === "sdk_tool_host" || !tool.source.url) {
-      result = await callHostTool({
-        sourceId: tool.source.id,
-        nativeName: tool.nativeName,
-        arguments: args,
-        signal: input.signal,
-      });
+      dispatched = answered(
+        await callHostTool({
+          sourceId: tool.source.id,
+          nativeName: tool.nativeName,
+          arguments: args,
+          signal: input.signal,
+        }),
+      );
     } else {
       const { allowLinkLocal } = await routed("policy", loadUrlPolicy);
       const sourceId = tool.source.id;
@@ -94,11 +96,11 @@ export async function callOfferedTool(
         arguments: args,
         signal: input.signal,
       });
-      result = acceptToolResult(raw);
+      dispatched = answered(acceptToolResult(raw));
     }
   } catch (error) {
     if (!(error instanceof ToolCallFailure)) throw error;
-    result = failedResult(await withSourceState(error, tool.source));
+    dispatched = failedResult(await withSourceState(error, tool.source));
   }
   // Per call, like a request: debug, so the terminal stays quiet (the call log keeps the record).
   log.debug(
@@ -107,11 +109,11 @@ export async function callOfferedTool(
       sourceId: tool.source.id,
       tool: input.name,
       ms: Math.round(performance.now() - started),
-      failure: result.isError ? (result.structuredContent?.error as { code?: string } | undefined)?.code : undefined,
+      failure: dispatched.outcome.failureCode ?? undefined,
     },
     "tool call",
   );
-  return result;
+  return dispatched;
 }
 
 /** The revision a new session negotiated, for the console and the next instance's first call. */

@@ -13,8 +13,8 @@ import { LIMITS } from "../../limits";
 import { fmt } from "../catalog/failures";
 import { heartbeat, type ToolHost } from "../sources/tool-hosts";
 import { parseInput } from "../validation";
-import { ToolCallFailure } from "./failures";
-import { acceptToolResult, failedResult, type ToolResult } from "./result";
+import { ToolCallFailure, type ToolCallFailureCode } from "./failures";
+import { acceptToolResult, type ToolResult } from "./result";
 import { wake, watch } from "./wakeups";
 
 const POLL_MS = 200;
@@ -46,8 +46,12 @@ export async function callHostTool(options: {
     while (Date.now() < deadline.getTime() && !options.signal?.aborted) {
       const row = await db.toolCall.findUnique({ where: { id: call.id }, select: { status: true, result: true } });
       if (!row) break; // the Source was deleted
-      if ((row.status === "succeeded" || row.status === "failed") && row.result)
-        return JSON.parse(row.result) as ToolResult;
+      if (row.status === "succeeded" && row.result) return JSON.parse(row.result) as ToolResult;
+      // A host answer that broke the contract fails this call with the code it broke.
+      if (row.status === "failed" && row.result) {
+        const failure = JSON.parse(row.result) as StoredFailure;
+        throw new ToolCallFailure(failure.code, failure.message, failure.details);
+      }
       await answered.pause(Math.min(POLL_MS, deadline.getTime() - Date.now()), options.signal);
     }
   } finally {
@@ -144,6 +148,13 @@ const ZSubmission = z.object({
     .min(1),
 });
 
+/** A failed row's result column: the failure itself, which the waiting caller throws. */
+interface StoredFailure {
+  code: ToolCallFailureCode;
+  message: string;
+  details: Record<string, unknown>;
+}
+
 export interface SubmissionOutcome {
   /** Results delivered to their callers as the host sent them. */
   delivered: string[];
@@ -172,18 +183,18 @@ export async function submitHostResults(host: ToolHost, body: unknown): Promise<
   const db = await getDb();
   const outcome: SubmissionOutcome = { delivered: [], refused: [], unknown: [] };
   for (const submitted of results) {
-    let result: ToolResult;
+    let stored: ToolResult | StoredFailure;
     let refusal: ToolCallFailure | null = null;
     try {
-      result = resultOf(submitted);
+      stored = resultOf(submitted);
     } catch (error) {
       if (!(error instanceof ToolCallFailure)) throw error;
       refusal = error;
-      result = failedResult(error);
+      stored = { code: error.code, message: error.message, details: error.details };
     }
     const { count } = await db.toolCall.updateMany({
       where: { id: submitted.id, sourceId: host.id, status: "delivered" },
-      data: { status: refusal ? "failed" : "succeeded", result: JSON.stringify(result) },
+      data: { status: refusal ? "failed" : "succeeded", result: JSON.stringify(stored) },
     });
     if (!count) outcome.unknown.push(submitted.id);
     else if (refusal) outcome.refused.push({ id: submitted.id, code: refusal.code, message: refusal.message });

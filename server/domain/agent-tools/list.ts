@@ -2,13 +2,15 @@
  * The catalog Tools an Agent Identity is offered at /mcp: every Tool it holds, under its
  * model-facing name, with exactly the definition its budget counts (name, description,
  * input schema), plus the Source's title and annotations, which clients show but models
- * are not sent. Paged, since an identity may hold some 15,000 small Tools.
+ * are not sent. Paged, since an identity may hold some 15,000 small Tools; under a
+ * selection (exposure.ts) only the selected ones, in the selection's order.
  */
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
 import { heldToolsWhere } from "../identities/holdings";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
+import { planListing } from "./exposure";
 import { servedIdentity } from "./identity";
 
 export interface OfferedTool {
@@ -27,16 +29,24 @@ export async function listOfferedTools(
   const offset = decodeOffsetCursor(input.cursor);
   const db = await getDb();
   const where = heldToolsWhere(identity.id);
-  const [rows, total] = await Promise.all([
-    db.tool.findMany({
-      where,
-      orderBy: [{ modelFacingName: "asc" }],
-      skip: offset,
-      take: LIMITS.MCP_TOOLS_PAGE.value,
-      select: { modelFacingName: true, title: true, description: true, definitionHash: true },
-    }),
-    db.tool.count({ where }),
-  ]);
+  const plan = await planListing(identity.id);
+  const page = LIMITS.MCP_TOOLS_PAGE.value;
+  let rows: { modelFacingName: string | null; title: string | null; description: string; definitionHash: string }[];
+  let total: number;
+  const select = { modelFacingName: true, title: true, description: true, definitionHash: true } as const;
+  if (plan.mode === "selection") {
+    // The selection's own order (pins, then most used), not the names' alphabetical one.
+    const names = (plan.names ?? []).slice(offset, offset + page);
+    const found = await db.tool.findMany({ where: { AND: [where, { modelFacingName: { in: names } }] }, select });
+    const byName = new Map(found.map((r) => [r.modelFacingName, r]));
+    rows = names.flatMap((n) => byName.get(n) ?? []);
+    total = plan.names?.length ?? 0;
+  } else {
+    [rows, total] = await Promise.all([
+      db.tool.findMany({ where, orderBy: [{ modelFacingName: "asc" }], skip: offset, take: page, select }),
+      db.tool.count({ where }),
+    ]);
+  }
   const stored = await db.toolDefinition.findMany({
     where: { hash: { in: [...new Set(rows.map((r) => r.definitionHash))] } },
     select: { hash: true, definition: true },

@@ -72,11 +72,48 @@ export function acceptToolResult(raw: Record<string, unknown>): ToolResult {
   return result;
 }
 
-/** A failed call as the Tool Result its caller gets: the code first, for the model to read. */
-export function failedResult(failure: ToolCallFailure): ToolResult {
+/**
+ * How a Tool Call ended, as the call log and the metrics count it: ok, a Tool Result the
+ * Tool itself marked isError (the Tool's answer, not a failure of the call), or failed with
+ * the code Quartermaster answered with.
+ */
+export type CallOutcome = "ok" | "is_error" | "failed";
+
+export interface Outcome {
+  outcome: CallOutcome;
+  failureCode: string | null;
+}
+
+/**
+ * A dispatched Tool Call: the result its caller gets and, beside it, how the call ended,
+ * decided where the result was made — nothing reads a result back to learn it.
+ */
+export interface Dispatched<R extends ToolResult = ToolResult> {
+  result: R;
+  outcome: Outcome;
+}
+
+/** A Tool's own answer (a Source's, an SDK Tool Host's, a built-in's success). */
+export function answered<R extends ToolResult>(result: R): Dispatched<R> {
+  return { result, outcome: { outcome: result.isError ? "is_error" : "ok", failureCode: null } };
+}
+
+/**
+ * A call Quartermaster failed, as the Tool Result its caller gets — built-in and catalog
+ * Tools alike: the code first in the text, for the model to read, and
+ * `structuredContent.error { code, message, …details }` for a program.
+ */
+export function failedCall(code: string, message: string, details: Record<string, unknown> = {}): Dispatched {
   return {
-    content: [{ type: "text", text: `${failure.code}: ${failure.message}` }],
-    structuredContent: { error: { code: failure.code, message: failure.message, ...failure.details } },
-    isError: true,
+    result: {
+      content: [{ type: "text", text: `${code}: ${message}` }],
+      structuredContent: { error: { code, message, ...details } },
+      isError: true,
+    },
+    outcome: { outcome: "failed", failureCode: code.slice(0, 100) },
   };
+}
+
+export function failedResult(failure: ToolCallFailure): Dispatched {
+  return failedCall(failure.code, failure.message, failure.details);
 }

@@ -72,13 +72,16 @@ export async function tryTool(actor: Actor, raw: TTryToolInput): Promise<TryTool
   };
   const started = performance.now();
   let response: TryToolAnswer["response"];
+  let failure: string | null = null;
   try {
     // Wrapped as /mcp wraps every call: the identity's rate limits, the call log row, metrics.
     const call = { name: tool.modelFacingName, arguments: input.arguments };
-    const result = await observeToolCall(asAgent, call, () => callOfferedTool(asAgent, call));
+    const { result, outcome } = await observeToolCall(asAgent, call, () => callOfferedTool(asAgent, call));
     response = { jsonrpc: "2.0", id: 1, result };
+    if (outcome.outcome !== "ok") failure = outcome.failureCode ?? "isError";
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
+    failure = error.code;
     response = {
       jsonrpc: "2.0",
       id: 1,
@@ -90,12 +93,6 @@ export async function tryTool(actor: Actor, raw: TTryToolInput): Promise<TryTool
     };
   }
   const ms = Math.round(performance.now() - started);
-  const failure =
-    "error" in response
-      ? (response.error.data.code as string)
-      : response.result.isError
-        ? ((response.result.structuredContent?.error as { code?: string } | undefined)?.code ?? "isError")
-        : null;
   await recordAudit(db, actor, {
     action: "tool.try",
     targetType: "tool",

@@ -9,22 +9,17 @@ import { metrics } from "../../observability/metrics";
 import { withSpan } from "../../observability/tracing";
 import { BUILT_IN_TOOL_NAMES } from "../agent-tools/built-ins";
 import { ToolCallFailure } from "../agent-tools/failures";
-import { failedResult } from "../agent-tools/result";
+import { type Dispatched, failedResult, type Outcome, type ToolResult } from "../agent-tools/result";
 import { admitCall } from "../rate-limits/admit";
-import { type Outcome, outcomeOfError, outcomeOfResult } from "./outcome";
+import { outcomeOfError } from "./outcome";
 import { recordCall } from "./recorder";
 
-interface ResultLike {
-  content?: unknown;
-  isError?: boolean;
-  structuredContent?: unknown;
-}
-
-export async function observeToolCall<R extends ResultLike>(
+/** Runs `dispatch` under the call's rate limits and watch; answers what it dispatched. */
+export async function observeToolCall(
   actor: Actor,
   call: { name: string; arguments?: unknown },
-  dispatch: () => Promise<R>,
-): Promise<R> {
+  dispatch: () => Promise<Dispatched>,
+): Promise<Dispatched> {
   const builtIn = BUILT_IN_TOOL_NAMES.has(call.name);
   const kind = builtIn ? "built_in" : "catalog";
   const startedAt = new Date();
@@ -34,7 +29,7 @@ export async function observeToolCall<R extends ResultLike>(
     { attributes: { "mcp.tool.name": call.name, "qm.tool.kind": kind } },
     async (span) => {
       let outcome: Outcome = { outcome: "failed", failureCode: "INTERNAL" };
-      let result: R | ToolResultOf<R> | undefined;
+      let result: ToolResult | undefined;
       const identityId = actor.kind === "agent" ? actor.identityId : null;
       if (identityId) span.set({ "qm.identity.id": identityId });
       try {
@@ -44,7 +39,7 @@ export async function observeToolCall<R extends ResultLike>(
         if (!admission.ok) {
           const { refusal } = admission;
           metrics.rateLimited.inc({ subject: refusal.subject, limit: refusal.kind });
-          result = failedResult(
+          ({ result, outcome } = failedResult(
             new ToolCallFailure("RATE_LIMITED", refusal.message, {
               subject: refusal.subject,
               limit: refusal.limit,
@@ -52,14 +47,12 @@ export async function observeToolCall<R extends ResultLike>(
               retryAfterMs: refusal.retryAfterMs,
               retryAt: new Date(Date.now() + refusal.retryAfterMs).toISOString(),
             }),
-          ) as ToolResultOf<R>;
-          outcome = outcomeOfResult(result);
-          return result as R;
+          ));
+          return { result, outcome };
         }
         try {
-          result = await dispatch();
-          outcome = outcomeOfResult(result, { builtIn });
-          return result;
+          ({ result, outcome } = await dispatch());
+          return { result, outcome };
         } finally {
           await admission.release();
         }
@@ -93,5 +86,3 @@ export async function observeToolCall<R extends ResultLike>(
     },
   );
 }
-
-type ToolResultOf<R> = R & ReturnType<typeof failedResult>;

@@ -1,43 +1,35 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../../errors";
 import { ToolCallFailure } from "../agent-tools/failures";
-import { failedResult } from "../agent-tools/result";
-import { outcomeOfError, outcomeOfResult } from "./outcome";
+import { answered, failedCall, failedResult } from "../agent-tools/result";
+import { outcomeOfError } from "./outcome";
 
-const toolError = (code?: string) => ({
-  content: [{ type: "text", text: "no" }],
-  isError: true,
-  structuredContent: code ? { error: { code } } : undefined,
-});
-
-describe("a call's outcome", () => {
-  it("is ok without isError, whatever the content says", () => {
-    expect(outcomeOfResult({ structuredContent: { error: { code: "TOOL_CALL_TIMEOUT" } } })).toEqual({
-      outcome: "ok",
-      failureCode: null,
-    });
-  });
-
-  it("is failed with the code when Quartermaster failed the call", () => {
-    expect(outcomeOfResult(failedResult(new ToolCallFailure("RATE_LIMITED", "slow down")))).toEqual({
-      outcome: "failed",
-      failureCode: "RATE_LIMITED",
-    });
-    expect(outcomeOfResult(toolError("SCOPE_ACCESS_DENIED"))).toEqual({
-      outcome: "failed",
-      failureCode: "SCOPE_ACCESS_DENIED",
-    });
+describe("a call's outcome, decided where its result is made", () => {
+  it("is ok for a Tool's answer, whatever its content says", () => {
+    const result = { content: [], structuredContent: { error: { code: "TOOL_CALL_TIMEOUT" } } };
+    expect(answered(result)).toEqual({ result, outcome: { outcome: "ok", failureCode: null } });
   });
 
   it("is the Tool's own isError when a Source says so, even with a code of its own", () => {
-    expect(outcomeOfResult(toolError())).toEqual({ outcome: "is_error", failureCode: null });
-    expect(outcomeOfResult(toolError("CUSTOMER_UNKNOWN"))).toEqual({ outcome: "is_error", failureCode: null });
+    const result = {
+      content: [{ type: "text", text: "no" }],
+      structuredContent: { error: { code: "RATE_LIMITED" } },
+      isError: true,
+    };
+    expect(answered(result).outcome).toEqual({ outcome: "is_error", failureCode: null });
   });
 
-  it("takes any code of a built-in tool, which no Source answers", () => {
-    expect(outcomeOfResult(toolError("INVALID_ARGUMENTS"), { builtIn: true })).toEqual({
+  it("is failed with the code when Quartermaster failed the call, and the result carries the error", () => {
+    const { result, outcome } = failedResult(new ToolCallFailure("RATE_LIMITED", "slow down", { retryAfterMs: 5 }));
+    expect(outcome).toEqual({ outcome: "failed", failureCode: "RATE_LIMITED" });
+    expect(result).toEqual({
+      content: [{ type: "text", text: "RATE_LIMITED: slow down" }],
+      structuredContent: { error: { code: "RATE_LIMITED", message: "slow down", retryAfterMs: 5 } },
+      isError: true,
+    });
+    expect(failedCall("SCOPE_ACCESS_DENIED", "no grant").outcome).toEqual({
       outcome: "failed",
-      failureCode: "INVALID_ARGUMENTS",
+      failureCode: "SCOPE_ACCESS_DENIED",
     });
   });
 

@@ -3,6 +3,7 @@ import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
 import { LIMITS } from "../../limits";
+import { planListing } from "../agent-tools/exposure";
 import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { utf8Bytes } from "../catalog/canonical";
@@ -99,13 +100,24 @@ export async function updateIdentity(actor: Actor, raw: TUpdateIdentityInput) {
     }
     const identity = await tx.agentIdentity.update({
       where: { id: input.id },
-      data: { name: input.name, description: input.description, instructions: input.instructions, instructionsBytes },
+      data: {
+        name: input.name,
+        description: input.description,
+        instructions: input.instructions,
+        instructionsBytes,
+        exposure: input.exposure,
+        listingBudgetBytes: input.listingBudgetBytes,
+      },
     });
     const changed: Record<string, unknown> = {};
     if (input.name !== undefined && input.name !== before.name) changed.name = { from: before.name, to: identity.name };
     if (input.description !== undefined && input.description !== before.description) changed.description = true;
     if (input.instructions !== undefined && input.instructions !== before.instructions)
       changed.instructionsBytes = { from: before.instructionsBytes, to: identity.instructionsBytes };
+    if (input.exposure !== undefined && input.exposure !== before.exposure)
+      changed.exposure = { from: before.exposure, to: identity.exposure };
+    if (input.listingBudgetBytes !== undefined && input.listingBudgetBytes !== before.listingBudgetBytes)
+      changed.listingBudgetBytes = { from: before.listingBudgetBytes, to: identity.listingBudgetBytes };
     if (Object.keys(changed).length) {
       await recordAudit(tx, actor, {
         action: "identity.update",
@@ -345,6 +357,27 @@ async function overBudgetAnalysis(
   return { overByBytes, pushedBy, remedies };
 }
 
+async function listingOf(id: string) {
+  const plan = await planListing(id);
+  const db = await getDb();
+  const pins = await db.toolPin.findMany({
+    where: { identityId: id },
+    orderBy: [{ pinnedAt: "asc" }, { modelFacingName: "asc" }],
+    select: { modelFacingName: true },
+  });
+  return {
+    exposure: plan.exposure,
+    mode: plan.mode,
+    budgetBytes: plan.budgetBytes,
+    defaultBudgetBytes: LIMITS.LISTING_BUDGET_BYTES.value,
+    heldTools: plan.heldTools,
+    heldBytes: plan.heldBytes,
+    listedTools: plan.mode === "all" ? plan.heldTools : (plan.names?.length ?? 0),
+    listedBytes: plan.listedBytes,
+    pinned: pins.map((p) => p.modelFacingName),
+  };
+}
+
 export async function getIdentity(actor: Actor, raw: { id: string }) {
   requireRole(actor, "viewer");
   const { id } = parseInput(ZIdentityIdInput, raw);
@@ -414,6 +447,8 @@ export async function getIdentity(actor: Actor, raw: { id: string }) {
     updatedAt: identity.updatedAt,
     state,
     budget,
+    /** What tools/list offers it now: held vs listed, under its exposure and listing budget. */
+    listing: await listingOf(id),
     tools: sources.reduce((n, s) => n + s.tools, 0),
     sources,
     /** Moves whenever a held Tool could read differently: the console refetches Holdings only then. */

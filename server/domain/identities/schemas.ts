@@ -14,11 +14,32 @@ export const ZCreateIdentityInput = z.object({
 });
 export type TCreateIdentityInput = z.input<typeof ZCreateIdentityInput>;
 
+export const ZExposure = z.enum(["all", "selection", "auto"]);
+
 export const ZUpdateIdentityInput = z.object({
   id: z.string().min(1),
   name: name.optional(),
   description: z.string().trim().max(1000, "must be at most 1,000 characters").optional(),
   instructions: instructions.optional(),
+  /** Which held Tools tools/list offers (docs/mcp.md, Exposure). */
+  exposure: ZExposure.optional(),
+  /** Bytes of catalog definitions a selection may list; null for the release default. */
+  listingBudgetBytes: z
+    .number()
+    .int()
+    .min(1024, "must be at least 1,024 bytes")
+    .max(
+      LIMITS.LISTING_BUDGET_MAX_BYTES.value,
+      `must be at most ${LIMITS.LISTING_BUDGET_MAX_BYTES.value.toLocaleString("en")} bytes (LISTING_BUDGET_MAX_BYTES)`,
+    )
+    .nullable()
+    .optional(),
+});
+
+export const ZPinInput = z.object({
+  identityId: z.string().min(1),
+  /** The Tool's model-facing name. */
+  name: z.string().min(1).max(64),
 });
 export type TUpdateIdentityInput = z.input<typeof ZUpdateIdentityInput>;
 

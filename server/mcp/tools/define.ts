@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { Actor } from "../../actor";
+import { answered, type Dispatched, failedCall } from "../../domain/agent-tools/result";
 import { DomainError, type ErrorCode, isDomainError } from "../../errors";
 
 export type AgentActor = Extract<Actor, { kind: "agent" }>;
@@ -56,14 +57,6 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(tool: Bui
   return tool as unknown as BuiltInTool;
 }
 
-/** A plain MCP CallToolResult, without the SDK's types. */
-export interface ToolResultShape {
-  [key: string]: unknown;
-  content: Record<string, unknown>[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
-
 /**
  * JSON Schema of a zod schema as MCP carries it: 2020-12 (MCP's default dialect) without
  * a `$schema` member, since clients on draft-07 validators refuse an unknown meta-schema.
@@ -76,6 +69,30 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<
   return rest;
 }
 
+/** `structuredContent.error` of an isError result, as every Tool's failure carries it. */
+const TOOL_ERROR_SCHEMA = {
+  type: "object",
+  properties: { code: { type: "string" }, message: { type: "string" } },
+  required: ["code", "message"],
+};
+
+/**
+ * The output schema as tools/list sends it: the success shape, or `{ error }`. Clients on
+ * the 1.x TypeScript SDK check structuredContent against it even on an isError result, so
+ * a failure's structured error must fit it too.
+ */
+function listedOutputSchema(tool: BuiltInTool): Record<string, unknown> {
+  const { required, properties, ...success } = jsonSchemaOf(tool.outputSchema, "output") as {
+    required?: string[];
+    properties?: Record<string, unknown>;
+  };
+  return {
+    ...success,
+    properties: { ...properties, error: TOOL_ERROR_SCHEMA },
+    anyOf: [{ required: required ?? [] }, { required: ["error"] }],
+  };
+}
+
 /** The tool as tools/list sends it. */
 export function listedTool(tool: BuiltInTool) {
   return {
@@ -83,17 +100,8 @@ export function listedTool(tool: BuiltInTool) {
     title: tool.title,
     description: tool.description,
     inputSchema: jsonSchemaOf(tool.inputSchema, "input"),
-    outputSchema: jsonSchemaOf(tool.outputSchema, "output"),
+    outputSchema: listedOutputSchema(tool),
     annotations: { title: tool.title, ...tool.annotations },
-  };
-}
-
-/** `CODE: message` as the one text block of an isError result (SEP-1303: the model reads it). */
-export function errorResult(code: string, message: string, details?: Record<string, unknown>): ToolResultShape {
-  return {
-    content: [{ type: "text", text: `${code}: ${message}` }],
-    ...(details ? { structuredContent: { error: { code, message, ...details } } } : {}),
-    isError: true,
   };
 }
 
@@ -114,25 +122,24 @@ const plain = (value: unknown): Record<string, unknown> => JSON.parse(JSON.strin
  * Runs a built-in: arguments that break its input schema, and domain refusals (no grant,
  * PROPOSAL_STALE, MEMORY_TOO_LARGE…), come back as isError results the model can act on;
  * only unexpected failures escape (the transport logs them and answers generically).
- * Built-ins' error results carry no structuredContent: clients check structured content
- * against the output schema, which describes success.
+ * An error result has the same shape as a catalog Tool's failure (failedCall).
  */
-export async function runTool(tool: BuiltInTool, args: unknown, context: ToolContext): Promise<ToolResultShape> {
+export async function runTool(tool: BuiltInTool, args: unknown, context: ToolContext): Promise<Dispatched> {
   const parsed = tool.inputSchema.safeParse(args ?? {});
-  if (!parsed.success) return errorResult("INVALID_ARGUMENTS", describeIssues(parsed.error.issues));
+  if (!parsed.success) return failedCall("INVALID_ARGUMENTS", describeIssues(parsed.error.issues));
   try {
     const output = await tool.handler(parsed.data, context);
-    return {
+    return answered({
       content: [{ type: "text", text: output.text }, ...(output.extra ?? [])],
       structuredContent: plain(output.structured),
-    };
+    });
   } catch (error) {
     if (!isDomainError(error)) throw error;
     const e = error as DomainError;
     // Refusals of the whole request (an identity Over budget, a token gone) stay protocol errors.
     if (REQUEST_REFUSALS.has(e.code)) throw error;
     // Domain input errors are argument errors to the model: same code as the schema's own.
-    return errorResult(e.code === "INVALID_INPUT" ? "INVALID_ARGUMENTS" : e.code, e.message);
+    return failedCall(e.code === "INVALID_INPUT" ? "INVALID_ARGUMENTS" : e.code, e.message, e.details);
   }
 }
 

@@ -11,6 +11,7 @@ import {
   updateIdentity,
 } from "../../domain/identities/identities";
 import { listHoldingChanges } from "../../domain/identities/losses";
+import { pinTool, unpinTool } from "../../domain/identities/pins";
 import {
   ZAssignmentInput,
   ZCreateIdentityInput,
@@ -19,6 +20,7 @@ import {
   ZIdentityIdInput,
   ZListIdentitiesInput,
   ZLossesInput,
+  ZPinInput,
   ZRevokeTokenInput,
   ZUpdateIdentityInput,
 } from "../../domain/identities/schemas";
@@ -46,6 +48,13 @@ export const identitiesRouter = router({
   delete: procedure("operator")
     .input(ZIdentityIdInput)
     .mutation(({ ctx, input }) => deleteIdentity(ctx.actor, input)),
+  /** A Tool its selection lists first (exposure selection or auto past the listing budget). */
+  pinTool: procedure("operator")
+    .input(ZPinInput)
+    .mutation(({ ctx, input }) => pinTool(ctx.actor, input)),
+  unpinTool: procedure("operator")
+    .input(ZPinInput)
+    .mutation(({ ctx, input }) => unpinTool(ctx.actor, input)),
   previewAssignment: procedure("viewer")
     .input(ZAssignmentInput)
     .query(({ ctx, input }) => previewAssignment(ctx.actor, input)),
