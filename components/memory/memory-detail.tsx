@@ -187,7 +187,10 @@ function StateCallout({ memory }: { memory: MemoryView }) {
     return (
       <Callout tone="warn" className="mb-6" title="Superseded">
         A newer memory replaced this one {memory.supersededAt ? `on ${formatDateTime(memory.supersededAt)}` : ""}:{" "}
-        <Link href={`/memory/memories/${memory.supersededById}`} className="font-medium text-accent underline">
+        <Link
+          href={`/memory/memories/${memory.currentVersionId ?? memory.supersededById}`}
+          className="font-medium text-accent underline"
+        >
           read the current version
         </Link>
         . This one stays readable by id but no longer appears in searches.
