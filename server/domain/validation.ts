@@ -1,11 +1,18 @@
 import type { z } from "zod";
 import { DomainError } from "../errors";
+import { unstorableText } from "./storable-text";
 
 /**
  * Validates input at the domain boundary, so every transport gets the same rules and
  * the same message: the first problem, naming its field.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const bad = unstorableText(input);
+  if (bad)
+    throw new DomainError("INVALID_INPUT", `${bad.path}: ${bad.reason}.`, {
+      field: bad.path,
+      issues: [{ path: bad.path, message: bad.reason }],
+    });
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -14,6 +14,7 @@ import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { recordAudit } from "../audit/record";
 import { fmt } from "../catalog/failures";
+import { unstorableText } from "../storable-text";
 import { parseInput } from "../validation";
 import { requireScope } from "./access";
 import { indexMemories } from "./index-entries";
@@ -222,6 +223,13 @@ function parseJsonl(jsonl: string): Parsed {
         line: index + 1,
       });
     }
+    const bad = unstorableText(value);
+    if (bad)
+      throw new DomainError("INVALID_INPUT", `jsonl: line ${index + 1} (${bad.path}): ${bad.reason}.`, {
+        field: "jsonl",
+        line: index + 1,
+        path: bad.path,
+      });
     const result = index === 0 ? ZScopeLine.safeParse(value) : ZLine.safeParse(value);
     if (!result.success) {
       const issue = result.error.issues[0];
