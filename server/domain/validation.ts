@@ -6,8 +6,13 @@ import { unstorableText } from "./storable-text";
  * Validates input at the domain boundary, so every transport gets the same rules and
  * the same message: the first problem, naming its field.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const bad = unstorableText(input);
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  // Only for input that is relayed, never stored as text, and checked item by item (Tool Results).
+  options: { anyText?: boolean } = {},
+): z.output<S> {
+  const bad = options.anyText ? null : unstorableText(input);
   if (bad)
     throw new DomainError("INVALID_INPUT", `${bad.path}: ${bad.reason}.`, {
       field: bad.path,

@@ -179,7 +179,7 @@ function resultOf(submitted: { output: string } | { error: string }): ToolResult
 
 /** Takes a host's results; each reaches its caller, as the result or as a failure of that call. */
 export async function submitHostResults(host: ToolHost, body: unknown): Promise<SubmissionOutcome> {
-  const { results } = parseInput(ZSubmission, body);
+  const { results } = parseInput(ZSubmission, body, { anyText: true });
   const db = await getDb();
   const outcome: SubmissionOutcome = { delivered: [], refused: [], unknown: [] };
   for (const submitted of results) {
