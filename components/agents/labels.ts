@@ -29,15 +29,3 @@ export function budgetText(b: { usedBytes: number; limitBytes: number }): string
 export function toolCount(n: number): string {
   return `${formatCount(n)} ${n === 1 ? "Tool" : "Tools"}`;
 }
-
-/** The field a server error names (error.data.details.field), if any. */
-export function errorField(error: unknown): string | null {
-  const field = (error as { data?: { details?: { field?: unknown } | null } } | null)?.data?.details?.field;
-  return typeof field === "string" ? (field.split(".")[0] ?? null) : null;
-}
-
-/** The DomainError code behind a tRPC error (error.data.domainCode), e.g. "BUDGET_EXCEEDED". */
-export function domainCode(error: unknown): string | null {
-  const code = (error as { data?: { domainCode?: unknown } } | null)?.data?.domainCode;
-  return typeof code === "string" ? code : null;
-}

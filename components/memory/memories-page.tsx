@@ -156,6 +156,10 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
     // Every write to the scope moves its version; nothing else refetches the blocks.
     { refresh: { version }, unfiltered: { scopeId: scope.id, query: "", includeSuperseded: history } },
   );
+  // Rows are shown only for exactly the search typed: while it waits for typing to pause, or
+  // its first block loads over the previous filters' rows, the list says it is searching.
+  const settling = search !== filters.q;
+  const searching = settling || memories.stale;
   const scored = Boolean(filters.q);
   // useNow ticks every 30 s: the rows re-render then, for their relative times.
   const columns = useMemo(() => memoryColumns(scored, now), [scored, now]);
@@ -260,28 +264,39 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
       </search>
       <div className="flex items-center justify-between gap-3">
         <div className="min-w-0 flex-1">
-          <ListStatus
-            list={memories}
-            noun={["memory", "memories"]}
-            narrowed={narrowed && !onlyHistory}
-            testId="result-summary"
-          >
-            {!memories.isPending &&
-              (scored ? (
-                <>
-                  , best first
-                  {matchedMore && ` (the best ${formatCount(memories.total)} of ${formatCount(matched)} matches)`}
-                  {memories.head?.time && " · the query names a date, so memories from then rank higher"}
-                </>
-              ) : (
-                ", newest first"
-              ))}
-          </ListStatus>
+          {searching ? (
+            <p
+              role="status"
+              aria-live="polite"
+              className="h-8 truncate text-sm leading-8 text-muted"
+              data-testid="result-summary"
+            >
+              {search.trim() ? `Searching for “${search.trim()}”…` : "Loading memories…"}
+            </p>
+          ) : (
+            <ListStatus
+              list={memories}
+              noun={["memory", "memories"]}
+              narrowed={narrowed && !onlyHistory}
+              testId="result-summary"
+            >
+              {!memories.isPending &&
+                (scored ? (
+                  <>
+                    , best first
+                    {matchedMore && ` (the best ${formatCount(memories.total)} of ${formatCount(matched)} matches)`}
+                    {memories.head?.time && " · the query names a date, so memories from then rank higher"}
+                  </>
+                ) : (
+                  ", newest first"
+                ))}
+            </ListStatus>
+          )}
         </div>
-        {scored && <SignalLegend />}
+        {scored && !searching && <SignalLegend />}
       </div>
       <ListBody
-        list={memories}
+        list={searching ? { ...memories, isPending: true } : memories}
         narrowed={narrowed}
         onClearFilters={clear}
         loadingLabel="Searching memories"

@@ -21,6 +21,15 @@ const code = (p: Promise<unknown>) =>
   );
 
 describe("memories", () => {
+  it("the current version of a long history is its end, past the 50 links the chain shows", async () => {
+    const scope = await makeScope();
+    const first = await remember(scope.id, "Version 0 of the runbook.");
+    let last = first;
+    for (let i = 1; i <= 51; i++)
+      last = await supersedeMemory(SYSTEM, { memoryId: last.id, body: `Version ${i} of the runbook.` });
+    expect((await getMemory(SYSTEM, { id: first.id })).currentVersionId).toBe(last.id);
+  });
+
   it("refuses a body over 64 KiB with MEMORY_TOO_LARGE naming the limit, and takes exactly 64 KiB", async () => {
     const scope = await makeScope();
     const atLimit = "é".repeat(32 * 1024); // 2 bytes each: exactly 65,536 bytes
@@ -66,6 +75,11 @@ describe("memories", () => {
       "earlier",
       "this",
     ]);
+
+    // "The current version" of any link is the end of the chain, not the next link.
+    expect(old.currentVersionId).toBe(third.id);
+    expect((await getMemory(SYSTEM, { id: second.id })).currentVersionId).toBe(third.id);
+    expect((await getMemory(SYSTEM, { id: third.id })).currentVersionId).toBeNull();
 
     // A memory can be superseded once; a second correction goes to the newest.
     expect(await code(supersedeMemory(SYSTEM, { memoryId: first.id, body: "x" }))).toBe("CONFLICT");

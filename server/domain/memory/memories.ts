@@ -208,6 +208,7 @@ export async function getMemory(actor: Actor, raw: unknown) {
   return {
     ...view(memory),
     scopeName: scope.name,
+    currentVersionId: memory.supersededById ? await chainEnd(id) : null,
     chain,
     facts: facts.map((f) => ({ ...f, current: f.validUntil === null })),
     threads: threads.map((t) => ({ ...t.thread, pinned: t.pinnedAt !== null })),
@@ -216,6 +217,27 @@ export async function getMemory(actor: Actor, raw: unknown) {
         mergedFrom.find((m) => m.id === mid) ?? { id: mid, title: "", kind: null, erasedAt: null, occurredAt: null },
     ),
   };
+}
+
+/**
+ * The memory at the end of the chain of supersessions starting at `id`: what a reader of a
+ * superseded memory wants, not the next link, which may itself be superseded. The chain
+ * shown beside a memory is bounded; this walk is not, so a long history still ends right.
+ */
+async function chainEnd(id: string): Promise<string> {
+  const db = await getDb();
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    `WITH RECURSIVE later AS (
+       SELECT m.id, m."supersededById", ARRAY[m.id] AS seen FROM memory m WHERE m.id = $1
+       UNION ALL
+       SELECT n.id, n."supersededById", later.seen || n.id
+         FROM later JOIN memory n ON n.id = later."supersededById"
+        WHERE NOT n.id = ANY(later.seen)
+     )
+     SELECT id FROM later ORDER BY cardinality(seen) DESC LIMIT 1`,
+    id,
+  );
+  return rows[0]?.id ?? id;
 }
 
 /**

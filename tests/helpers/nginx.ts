@@ -1,0 +1,108 @@
+/**
+ * Debian's nginx (`/usr/sbin/nginx`, installed by `.ci/run`) in front of test upstreams,
+ * with the reverse-proxy snippet of docs/deploy.md as written there: only the listen line
+ * (no TLS in a test) and the upstream addresses are replaced, so a change to the documented
+ * config is what the test runs.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export const NGINX = process.env.QM_NGINX ?? "/usr/sbin/nginx";
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export function nginxAvailable(): boolean {
+  return existsSync(NGINX);
+}
+
+/** The first ```nginx block of docs/deploy.md. */
+export function documentedNginxConfig(): string {
+  const doc = readFileSync(path.join(ROOT, "docs/deploy.md"), "utf8");
+  const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
+  if (!block) throw new Error("docs/deploy.md has no ```nginx block");
+  return block;
+}
+
+export interface Nginx {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts nginx on `port` (loopback) proxying to `upstreams` ("127.0.0.1:PORT"). */
+export async function startNginx(port: number, upstreams: string[]): Promise<Nginx> {
+  let config = documentedNginxConfig();
+  const servers = [...config.matchAll(/^\s*server \d+\.\d+\.\d+\.\d+:\d+(.*);$/gm)];
+  if (servers.length === 0) throw new Error("the documented upstream lists no server");
+  const options = servers[0]?.[1] ?? "";
+  config = config.replace(
+    /^(\s*server \d+\.\d+\.\d+\.\d+:\d+.*;\n)+/m,
+    upstreams.map((u) => `    server ${u}${options};\n`).join(""),
+  );
+  if (!/^\s*listen 443 ssl;/m.test(config)) throw new Error("the documented server block no longer listens on 443 ssl");
+  config = config.replace(/^(\s*)listen 443 ssl;/m, `$1listen 127.0.0.1:${port};`);
+
+  const prefix = mkdtempSync(path.join(os.tmpdir(), "qm-nginx-"));
+  // Workers run as nobody when the master is root: they must reach the temp folders.
+  chmodSync(prefix, 0o755);
+  const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
+    .map((t) => `    ${t}_temp_path ${path.join(prefix, t)};`)
+    .join("\n");
+  writeFileSync(
+    path.join(prefix, "nginx.conf"),
+    `daemon off;
+master_process on;
+worker_processes 1;
+pid ${path.join(prefix, "nginx.pid")};
+error_log stderr warn;
+events { worker_connections 512; }
+http {
+    access_log off;
+${temps}
+${config}
+}
+`,
+  );
+  const child: ChildProcess = spawn(NGINX, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", "stderr"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout?.on("data", (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr?.on("data", (c: Buffer) => {
+    out += c.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${out}`);
+    if (await accepts(port)) break;
+    if (Date.now() > deadline) throw new Error(`nginx never listened on ${port}:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(prefix, { recursive: true, force: true });
+    },
+  };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
