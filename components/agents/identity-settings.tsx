@@ -14,8 +14,8 @@ import { Field, Input, Textarea } from "@/components/ui/field";
 import { formatBytes, formatCount } from "@/components/ui/format";
 import { parseError } from "@/components/ui/parse-error";
 import { errorMessage } from "@/components/ui/use-error";
+import { utf8Bytes } from "@/sdk/src/contract/canonical";
 import { BudgetBar } from "./budget-bar";
-import { utf8Bytes } from "./labels";
 import type { IdentityView } from "./types";
 
 const FIELDS = ["name", "description", "instructions"];

@@ -5,11 +5,6 @@ export const SOURCE_KIND_LABELS: Record<string, string> = {
   sdk_tool_host: "SDK Tool Host",
 };
 
-/** UTF-8 bytes, as the server counts instructions against the budget. */
-export function utf8Bytes(text: string): number {
-  return new TextEncoder().encode(text).length;
-}
-
 /**
  * Share of the budget. Never rounds up to 100% while still under it, and shows "<1%"
  * rather than a misleading 0% once anything is used.
