@@ -14,12 +14,12 @@ import { OneTimeSecret } from "@/components/ui/copy-button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
+import { parseError } from "@/components/ui/parse-error";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
 import { useNow } from "@/components/ui/use-now";
 import { ClientConfigTabs } from "./client-config-tabs";
-import { errorField } from "./labels";
 import type { AgentToken } from "./types";
 import { useOrigin } from "./use-origin";
 
@@ -209,11 +209,11 @@ function CreateTokenDialog({
           <Field
             label="Name"
             hint="What uses it, e.g. “triage bot in production”."
-            error={errorField(create.error) === "name" ? errorMessage(create.error) : null}
+            error={parseError(create.error)?.field === "name" ? errorMessage(create.error) : null}
           >
             {(p) => <Input {...p} name="name" required maxLength={100} autoComplete="off" />}
           </Field>
-          {create.error && errorField(create.error) !== "name" && (
+          {create.error && parseError(create.error)?.field !== "name" && (
             <Callout tone="danger" role="alert" title="Not created">
               {errorMessage(create.error)}
             </Callout>

@@ -8,8 +8,9 @@ import { Callout } from "@/components/ui/callout";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { formatBytes } from "@/components/ui/format";
+import { parseError } from "@/components/ui/parse-error";
 import { errorMessage } from "@/components/ui/use-error";
-import { domainCode, errorField, utf8Bytes } from "./labels";
+import { utf8Bytes } from "@/sdk/src/contract/canonical";
 
 const FIELDS = ["name", "description", "instructions"];
 
@@ -33,7 +34,8 @@ export function CreateIdentityDialog({ open, onClose }: { open: boolean; onClose
     onClose();
   };
   // A budget refusal names no field but is about the instructions, so it goes under them.
-  const field = domainCode(create.error) === "BUDGET_EXCEEDED" ? "instructions" : errorField(create.error);
+  const parsed = parseError(create.error);
+  const field = parsed?.code === "BUDGET_EXCEEDED" ? "instructions" : (parsed?.field ?? null);
   const errorOf = (name: string) => (field === name ? errorMessage(create.error) : null);
 
   function submit(e: FormEvent<HTMLFormElement>) {

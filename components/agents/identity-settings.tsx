@@ -12,9 +12,10 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { formatBytes, formatCount } from "@/components/ui/format";
+import { parseError } from "@/components/ui/parse-error";
 import { errorMessage } from "@/components/ui/use-error";
+import { utf8Bytes } from "@/sdk/src/contract/canonical";
 import { BudgetBar } from "./budget-bar";
-import { domainCode, errorField, utf8Bytes } from "./labels";
 import type { IdentityView } from "./types";
 
 const FIELDS = ["name", "description", "instructions"];
@@ -63,7 +64,8 @@ function EditIdentity({ identity, readOnly }: { identity: IdentityView; readOnly
   const refusedLikely = projected.overByBytes > 0 && bytes > identity.budget.instructionsBytes;
 
   // A budget refusal names no field but is about the instructions.
-  const field = domainCode(update.error) === "BUDGET_EXCEEDED" ? "instructions" : errorField(update.error);
+  const parsed = parseError(update.error);
+  const field = parsed?.code === "BUDGET_EXCEEDED" ? "instructions" : (parsed?.field ?? null);
   const errorOf = (f: string) => (field === f ? errorMessage(update.error) : null);
 
   function submit(e: FormEvent<HTMLFormElement>) {

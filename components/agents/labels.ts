@@ -5,11 +5,6 @@ export const SOURCE_KIND_LABELS: Record<string, string> = {
   sdk_tool_host: "SDK Tool Host",
 };
 
-/** UTF-8 bytes, as the server counts instructions against the budget. */
-export function utf8Bytes(text: string): number {
-  return new TextEncoder().encode(text).length;
-}
-
 /**
  * Share of the budget. Never rounds up to 100% while still under it, and shows "<1%"
  * rather than a misleading 0% once anything is used.
@@ -28,16 +23,4 @@ export function budgetText(b: { usedBytes: number; limitBytes: number }): string
 
 export function toolCount(n: number): string {
   return `${formatCount(n)} ${n === 1 ? "Tool" : "Tools"}`;
-}
-
-/** The field a server error names (error.data.details.field), if any. */
-export function errorField(error: unknown): string | null {
-  const field = (error as { data?: { details?: { field?: unknown } | null } } | null)?.data?.details?.field;
-  return typeof field === "string" ? (field.split(".")[0] ?? null) : null;
-}
-
-/** The DomainError code behind a tRPC error (error.data.domainCode), e.g. "BUDGET_EXCEEDED". */
-export function domainCode(error: unknown): string | null {
-  const code = (error as { data?: { domainCode?: unknown } } | null)?.data?.domainCode;
-  return typeof code === "string" ? code : null;
 }

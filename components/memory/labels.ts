@@ -71,14 +71,3 @@ export function listParam(value: string): string[] {
 export function joinParam(values: readonly string[]): string | null {
   return values.length ? values.join(",") : null;
 }
-
-/** The tRPC error code behind a failed call (error.data.domainCode), e.g. "PROPOSAL_STALE". */
-export function domainCode(error: unknown): string | null {
-  const code = (error as { data?: { domainCode?: unknown } } | null)?.data?.domainCode;
-  return typeof code === "string" ? code : null;
-}
-
-/** Whether a failed read was a 404 (gone, or never there to see). */
-export function isNotFound(error: unknown): boolean {
-  return (error as { data?: { httpStatus?: number } } | null)?.data?.httpStatus === 404;
-}

@@ -15,12 +15,12 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Facts } from "@/components/ui/facts";
 import { formatBytes, formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { parseError } from "@/components/ui/parse-error";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
 import { AddToThreadDialog } from "./add-to-thread-dialog";
 import { EraseMemoryDialog } from "./erase-memory-dialog";
-import { isNotFound } from "./labels";
 import { MarkdownBody } from "./markdown-body";
 import { KindBadge, StateBadge } from "./memory-badges";
 import type { MemoryView } from "./types";
@@ -38,7 +38,7 @@ export function MemoryDetail({ id }: { id: string }) {
       </>
     );
   if (memory.isError) {
-    const missing = isNotFound(memory.error);
+    const missing = parseError(memory.error)?.status === 404;
     return (
       <>
         <Breadcrumbs items={[{ href: "/memory/memories", label: "Memories" }, { label: "Not found" }]} />

@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
 import { Select } from "@/components/ui/field";
 import { formatCount, formatRelative } from "@/components/ui/format";
+import { parseError } from "@/components/ui/parse-error";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { EmptyState } from "@/components/ui/states";
 import { Switch } from "@/components/ui/switch";
@@ -20,7 +21,7 @@ import { useUrlState } from "@/components/ui/use-url-state";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
 import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
 import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
-import { domainCode, PROPOSAL_KIND_LABELS, PROPOSAL_STATUS_LABELS } from "./labels";
+import { PROPOSAL_KIND_LABELS, PROPOSAL_STATUS_LABELS } from "./labels";
 import { ProposalCard } from "./proposal-card";
 import { RejectDialog } from "./reject-dialog";
 import { ScopedPage } from "./scoped-page";
@@ -236,7 +237,7 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
       },
       onError: (e) => {
         setNotice(
-          domainCode(e) === "PROPOSAL_STALE"
+          parseError(e)?.code === "PROPOSAL_STALE"
             ? { tone: "info", text: "Recorded as stale: its memories had changed, so nothing was applied." }
             : { tone: "danger", text: `Not accepted: ${errorMessage(e)}` },
         );

@@ -15,10 +15,10 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Facts } from "@/components/ui/facts";
 import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { parseError } from "@/components/ui/parse-error";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
 import { GrantsTable } from "./grants-table";
-import { isNotFound } from "./labels";
 import { intervalLabel, ScopeFormDialog } from "./scope-form-dialog";
 import type { ScopeItem } from "./types";
 import { rememberScope } from "./use-memory-scope";
@@ -36,7 +36,7 @@ export function ScopeDetail({ id }: { id: string }) {
       </>
     );
   if (scope.isError) {
-    const missing = isNotFound(scope.error);
+    const missing = parseError(scope.error)?.status === 404;
     return (
       <>
         {crumbs("Not found")}

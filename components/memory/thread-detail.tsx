@@ -13,13 +13,13 @@ import { Callout } from "@/components/ui/callout";
 import { cn } from "@/components/ui/cn";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { parseError } from "@/components/ui/parse-error";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
 import { useNow } from "@/components/ui/use-now";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
 import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
 import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
-import { isNotFound } from "./labels";
 import { KindBadge, StateBadge } from "./memory-badges";
 import { DeleteThreadDialog, RenameThreadDialog } from "./thread-dialogs";
 import type { ThreadMember, ThreadView } from "./types";
@@ -42,7 +42,7 @@ export function ThreadDetail({ id }: { id: string }) {
       </>
     );
   if (pages.isError) {
-    const missing = isNotFound(pages.error);
+    const missing = parseError(pages.error)?.status === 404;
     return (
       <>
         {crumbs("Not found")}

@@ -218,6 +218,18 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
           )}
         </Section>
 
+        <Section title="Passed on to clients">
+          {tool.clientFields && Object.values(tool.clientFields).some((v) => v !== null) ? (
+            <JsonBlock
+              value={Object.fromEntries(Object.entries(tool.clientFields).filter(([, v]) => v !== null))}
+              label="fields passed on to clients"
+              note="Agents' clients get these at /mcp with the output schema and annotations; models are not sent them and the budget does not count them."
+            />
+          ) : (
+            <p className="text-sm text-muted">No icons, _meta or execution published.</p>
+          )}
+        </Section>
+
         <Section title="Full definition">
           <JsonBlock
             value={tool.definition}

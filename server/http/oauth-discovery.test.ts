@@ -22,6 +22,15 @@ describe("publicOrigin", () => {
     expect(publicOrigin(new Request("http://[::1]:9999/x"))).toBe("http://[::1]:9999");
     expect(publicOrigin(new Request("http://evil.example:9999/x"))).toBe("http://127.0.0.1:3000");
   });
+
+  it("takes the Host header over the URL, which Next rewrites to localhost", () => {
+    const asked = new Request("http://localhost:3420/x", { headers: { host: "127.0.0.1:3420" } });
+    expect(publicOrigin(asked)).toBe("http://127.0.0.1:3420");
+    const rebound = new Request("http://localhost:3420/x", { headers: { host: "rebound.example:3420" } });
+    expect(publicOrigin(rebound)).toBe("http://127.0.0.1:3000");
+    const broken = new Request("http://localhost:3420/x", { headers: { host: "a b" } });
+    expect(publicOrigin(broken)).toBe("http://127.0.0.1:3000");
+  });
 });
 
 describe("handleDiscovery", () => {

@@ -21,9 +21,21 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
  */
 export function publicOrigin(request: Request): string {
   if (env.QM_BASE_URL) return new URL(env.QM_BASE_URL).origin;
-  const url = new URL(request.url);
-  if (LOOPBACK_HOSTS.has(url.hostname)) return url.origin;
+  const seen = addressUsed(request);
+  if (seen && LOOPBACK_HOSTS.has(seen.hostname)) return seen.origin;
   return new URL(baseUrl()).origin;
+}
+
+/** The Host the client sent: Next rewrites a route's request.url to `localhost` whatever was asked for. */
+function addressUsed(request: Request): URL | null {
+  const url = new URL(request.url);
+  const host = request.headers.get("host");
+  if (!host) return url;
+  try {
+    return new URL(`${url.protocol}//${host}`);
+  } catch {
+    return null;
+  }
 }
 
 export function resourceUrl(request: Request): string {

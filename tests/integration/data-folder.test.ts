@@ -56,7 +56,9 @@ function openToOthers(dir: string): string[] {
   return found;
 }
 
-describe.skipIf(usePostgres)("the embedded data folder", () => {
+// Each test spawns the CLI (tsx compiling scripts/qm.ts, then PGlite's first start) once or
+// twice; on a loaded two-vCPU machine that alone passed 60 s, so these get the CLI's own bound.
+describe.skipIf(usePostgres)("the embedded data folder", { timeout: 180_000 }, () => {
   it("is created private (folders 0700, files 0600), and an older folder others could write is closed again", () => {
     const fresh = newFolder();
     const created = createAdmin(fresh);

@@ -1,9 +1,11 @@
 /**
  * The catalog Tools an Agent Identity is offered at /mcp: every Tool it holds, under its
  * model-facing name, with exactly the definition its budget counts (name, description,
- * input schema), plus the Source's title and annotations, which clients show but models
- * are not sent. Paged, since an identity may hold some 15,000 small Tools; under a
- * selection (exposure.ts) only the selected ones, in the selection's order.
+ * input schema), plus the published fields clients act on but models are not sent:
+ * title, annotations, outputSchema (clients validate structuredContent against it), icons,
+ * _meta (MCP Apps name their ui:// resources there) and execution (task support).
+ * Paged, since an identity may hold some 15,000 small Tools; under a selection
+ * (exposure.ts) only the selected ones, in the selection's order.
  */
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
@@ -19,6 +21,25 @@ export interface OfferedTool {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  icons?: unknown[];
+  _meta?: Record<string, unknown>;
+  execution?: Record<string, unknown>;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The published fields an agent's client reads beside the model-facing definition, as published. */
+function clientFields(definition: Record<string, unknown>): Partial<OfferedTool> {
+  const { annotations, outputSchema, icons, _meta, execution } = definition;
+  return {
+    ...(isRecord(annotations) ? { annotations } : {}),
+    ...(isRecord(outputSchema) ? { outputSchema } : {}),
+    ...(Array.isArray(icons) ? { icons } : {}),
+    ...(isRecord(_meta) ? { _meta } : {}),
+    ...(isRecord(execution) ? { execution } : {}),
+  };
 }
 
 export async function listOfferedTools(
@@ -56,15 +77,12 @@ export async function listOfferedTools(
     const definition = definitions.get(row.definitionHash);
     // Publication writes a definition before its Tool and the sweep spares referenced ones.
     if (!definition) throw new Error(`definition ${row.definitionHash} is missing`);
-    const annotations = definition.annotations;
     return {
       name: row.modelFacingName as string,
       ...(row.title ? { title: row.title } : {}),
       description: row.description,
       inputSchema: definition.inputSchema as Record<string, unknown>,
-      ...(annotations && typeof annotations === "object"
-        ? { annotations: annotations as Record<string, unknown> }
-        : {}),
+      ...clientFields(definition),
     };
   });
   return { tools, nextCursor: nextOffsetCursor(offset, rows.length, total) };

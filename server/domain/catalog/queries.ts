@@ -169,6 +169,12 @@ export async function getTool(actor: Actor, raw: { id: string }) {
     inputSchema: definition.inputSchema ?? null,
     outputSchema: definition.outputSchema ?? null,
     annotations: definition.annotations ?? null,
+    /** Passed on to agents' clients at /mcp beside the model-facing definition. */
+    clientFields: {
+      icons: definition.icons ?? null,
+      _meta: definition._meta ?? null,
+      execution: definition.execution ?? null,
+    },
     definitionHash: tool.definitionHash,
   };
 }

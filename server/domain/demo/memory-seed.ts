@@ -11,12 +11,13 @@
 import { randomUUID } from "node:crypto";
 import { type Actor, actorId, actorLabel, SYSTEM } from "../../actor";
 import { getDb } from "../../db";
+import { utf8Bytes } from "../catalog/canonical";
 import { consolidateScope } from "../memory/consolidator";
 import { refreshSeries, termKey } from "../memory/facts";
 import { EXPORT_FORMAT, importScope } from "../memory/portable";
 import { acceptProposal, listProposals, rejectProposal } from "../memory/proposals";
 import { grantScope } from "../memory/scopes";
-import { contentHash, titleOf, utf8Bytes } from "../memory/text";
+import { contentHash, titleOf } from "../memory/text";
 import { archiveThread, pinThreadMember } from "../memory/threads";
 import {
   DEMO_THREADS,

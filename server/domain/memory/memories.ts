@@ -9,13 +9,14 @@ import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
+import { utf8Bytes } from "../catalog/canonical";
 import { fmt } from "../catalog/failures";
 import { parseInput } from "../validation";
 import { memoryWhere, requireMemoryScope, requireScope } from "./access";
 import { writeFacts } from "./facts";
 import { indexMemory } from "./index-entries";
 import { type TCreateMemoryInput, ZCreateMemoryInput, ZGetManyInput, ZMemoryIdInput, ZSupersedeInput } from "./schemas";
-import { contentHash, titleOf, utf8Bytes } from "./text";
+import { contentHash, titleOf } from "./text";
 import { ensureThreads, memoryState, moveMemberships } from "./threads";
 
 /** Memories one author writes within this gap of each other belong to one episode. */

@@ -25,10 +25,6 @@ export function contentHash(body: string): string {
   return createHash("sha256").update(folded).digest("hex");
 }
 
-export function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, "utf8");
-}
-
 /**
  * The part of a body that names what it is about, indexed with more weight: a Markdown
  * heading on the first line, or a short label before a colon ("Caroline: …", "Decision: …").
