@@ -111,7 +111,7 @@ export async function writeMemory(
   const threads = await ensureThreads(tx, scopeId, input.threads);
   if (threads.length)
     await tx.threadMember.createMany({
-      data: threads.map((t) => ({ threadId: t.id, memoryId: created.id })),
+      data: threads.map((t) => ({ scopeId, threadId: t.id, memoryId: created.id })),
       skipDuplicates: true,
     });
 

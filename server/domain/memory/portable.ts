@@ -172,10 +172,10 @@ export async function* exportLines(scopeId: string): AsyncGenerator<string> {
       updatedAt: iso(t.updatedAt),
     });
   const members = await db.threadMember.findMany({
-    where: { thread: { scopeId } },
+    where: { scopeId },
     orderBy: [{ threadId: "asc" }, { memoryId: "asc" }],
   });
-  for (const m of members)
+  for (const { scopeId: _s, ...m } of members)
     yield JSON.stringify({ type: "thread_member", ...m, addedAt: iso(m.addedAt), pinnedAt: iso(m.pinnedAt) });
   const proposals = await db.proposal.findMany({ where: { scopeId }, orderBy: [{ filedAt: "asc" }, { id: "asc" }] });
   for (const { scopeId: _s, ...p } of proposals)
@@ -189,6 +189,8 @@ type Parsed = {
   threads: z.output<typeof ZThreadLine>[];
   members: z.output<typeof ZMemberLine>[];
   proposals: z.output<typeof ZProposalLine>[];
+  /** The file line each parsed object came from, for refusals that name it. */
+  lineOf: WeakMap<object, number>;
 };
 
 function parseJsonl(jsonl: string): Parsed {
@@ -208,6 +210,7 @@ function parseJsonl(jsonl: string): Parsed {
     threads: [],
     members: [],
     proposals: [],
+    lineOf: new WeakMap(),
   };
   lines.forEach((text, index) => {
     let value: unknown;
@@ -229,6 +232,7 @@ function parseJsonl(jsonl: string): Parsed {
       );
     }
     const line = result.data as { type: string };
+    parsed.lineOf.set(line, index + 1);
     if (line.type === "scope") parsed.scope = line as Parsed["scope"];
     else if (line.type === "memory") parsed.memories.push(line as Parsed["memories"][number]);
     else if (line.type === "fact") parsed.facts.push(line as Parsed["facts"][number]);
@@ -265,6 +269,99 @@ async function claimScope(tx: Tx, scope: Parsed["scope"]): Promise<boolean> {
   return true;
 }
 
+type Ref = { line: number; field: string; kind: "memory" | "thread"; id: string };
+
+/** Every id a line of the file points at: memories and threads it must itself hold. */
+function referencesOf(data: Parsed): Ref[] {
+  const refs: Ref[] = [];
+  const at = (o: object) => data.lineOf.get(o) ?? 0;
+  const memory = (o: object, field: string, id: string | null) => {
+    if (id !== null) refs.push({ line: at(o), field, kind: "memory", id });
+  };
+  for (const m of data.memories) {
+    memory(m, "supersededById", m.supersededById);
+    for (const [i, id] of m.mergedFrom.entries()) memory(m, `mergedFrom.${i}`, id);
+  }
+  for (const f of data.facts) memory(f, "memoryId", f.memoryId);
+  for (const m of data.members) {
+    refs.push({ line: at(m), field: "threadId", kind: "thread", id: m.threadId });
+    memory(m, "memoryId", m.memoryId);
+  }
+  for (const p of data.proposals) {
+    for (const [i, id] of p.memoryIds.entries()) memory(p, `memoryIds.${i}`, id);
+    memory(p, "resultMemoryId", p.resultMemoryId);
+  }
+  return refs;
+}
+
+/**
+ * Refuses the whole file when a line reuses an id another scope holds here, or points at a
+ * memory or thread that is neither in the file nor already in this scope: an import writes
+ * into the one scope it names and never reaches another (the composite keys would refuse a
+ * membership, fact or supersession anyway; proposal and merge id arrays only this check).
+ */
+async function requireSelfContained(tx: Tx, scopeId: string, data: Parsed): Promise<void> {
+  const at = (o: object) => data.lineOf.get(o) ?? 0;
+  const owned: [string, { id: string }[], (ids: string[]) => Promise<{ id: string }[]>][] = [
+    [
+      "memory",
+      data.memories,
+      (ids) => tx.memory.findMany({ where: { id: { in: ids }, NOT: { scopeId } }, select: { id: true } }),
+    ],
+    [
+      "fact",
+      data.facts,
+      (ids) => tx.fact.findMany({ where: { id: { in: ids }, NOT: { scopeId } }, select: { id: true } }),
+    ],
+    [
+      "thread",
+      data.threads,
+      (ids) => tx.thread.findMany({ where: { id: { in: ids }, NOT: { scopeId } }, select: { id: true } }),
+    ],
+    [
+      "proposal",
+      data.proposals,
+      (ids) => tx.proposal.findMany({ where: { id: { in: ids }, NOT: { scopeId } }, select: { id: true } }),
+    ],
+  ];
+  for (const [kind, rows, elsewhere] of owned) {
+    if (!rows.length) continue;
+    const taken = new Set((await elsewhere(rows.map((r) => r.id))).map((r) => r.id));
+    const first = rows.find((r) => taken.has(r.id));
+    if (first)
+      throw new DomainError(
+        "CONFLICT",
+        `jsonl: line ${at(first)} (id): ${kind} ${first.id} belongs to another scope here${taken.size > 1 ? ` (and ${fmt(taken.size - 1)} more of the file's ${kind} ids)` : ""}; nothing was imported.`,
+        { field: "jsonl", line: at(first), path: "id" },
+      );
+  }
+  const inFile = {
+    memory: new Set(data.memories.map((m) => m.id)),
+    thread: new Set(data.threads.map((t) => t.id)),
+  };
+  const refs = referencesOf(data);
+  const outside = refs.filter((r) => !inFile[r.kind].has(r.id));
+  if (!outside.length) return;
+  const [memories, threads] = await Promise.all([
+    tx.memory.findMany({
+      where: { scopeId, id: { in: outside.filter((r) => r.kind === "memory").map((r) => r.id) } },
+      select: { id: true },
+    }),
+    tx.thread.findMany({
+      where: { scopeId, id: { in: outside.filter((r) => r.kind === "thread").map((r) => r.id) } },
+      select: { id: true },
+    }),
+  ]);
+  const here = new Set([...memories, ...threads].map((r) => r.id));
+  const bad = outside.find((r) => !here.has(r.id));
+  if (bad)
+    throw new DomainError(
+      "INVALID_INPUT",
+      `jsonl: line ${bad.line} (${bad.field}): ${bad.kind} ${bad.id} is not in the file, nor in scope "${data.scope.name}"; an import may only reference its own scope. Nothing was imported.`,
+      { field: "jsonl", line: bad.line, path: bad.field },
+    );
+}
+
 export async function importScope(actor: Actor, raw: unknown) {
   requireRole(actor, "curator");
   const { jsonl } = parseInput(ZImportInput, raw);
@@ -274,25 +371,33 @@ export async function importScope(actor: Actor, raw: unknown) {
     async (tx) => {
       const created = await claimScope(tx, data.scope);
       const scopeId = data.scope.id;
-      const foreign = await tx.memory.count({
-        where: { id: { in: data.memories.map((m) => m.id) }, NOT: { scopeId } },
-      });
-      if (foreign)
-        throw new DomainError("CONFLICT", `${fmt(foreign)} of the file's memory ids belong to another scope here.`);
-      let memories = 0;
+      await requireSelfContained(tx, scopeId, data);
+      // Supersession links are set once every memory is in: a link may point at a memory a
+      // later batch writes, and the composite key checks each statement on its own.
+      const written = new Set<string>();
       for (let i = 0; i < data.memories.length; i += 500) {
         const batch = data.memories.slice(i, i + 500);
-        const { count } = await tx.memory.createMany({
-          data: batch.map(({ type: _t, ...m }) => ({ ...m, scopeId })),
+        const rows = await tx.memory.createManyAndReturn({
+          data: batch.map(({ type: _t, ...m }) => ({ ...m, scopeId, supersededById: null })),
           skipDuplicates: true,
+          select: { id: true },
         });
-        memories += count;
+        for (const r of rows) written.add(r.id);
+        // Only what this import wrote is indexed: a memory already here keeps its own entries.
         await indexMemories(
           tx,
-          batch.filter((m) => m.body !== null) as { id: string; body: string; tags: string[] }[],
+          batch.filter((m) => m.body !== null && written.has(m.id)) as { id: string; body: string; tags: string[] }[],
           true,
         );
       }
+      const links = data.memories.filter((m) => m.supersededById !== null && written.has(m.id));
+      if (links.length)
+        await tx.$executeRawUnsafe(
+          `UPDATE memory m SET "supersededById" = l.by FROM unnest($1::text[], $2::text[]) AS l(id, by) WHERE m.id = l.id`,
+          links.map((m) => m.id),
+          links.map((m) => m.supersededById),
+        );
+      const memories = written.size;
       const facts = await tx.fact.createMany({
         data: data.facts.map(({ type: _t, ...f }) => ({ ...f, scopeId })),
         skipDuplicates: true,
@@ -302,7 +407,7 @@ export async function importScope(actor: Actor, raw: unknown) {
         skipDuplicates: true,
       });
       const members = await tx.threadMember.createMany({
-        data: data.members.map(({ type: _t, ...m }) => m),
+        data: data.members.map(({ type: _t, ...m }) => ({ ...m, scopeId })),
         skipDuplicates: true,
       });
       const proposals = await tx.proposal.createMany({

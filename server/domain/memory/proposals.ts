@@ -58,8 +58,9 @@ export async function listProposals(actor: Actor, raw: unknown) {
     }),
     db.proposal.count({ where }),
   ]);
+  // Only the scope's own memories: an id naming another scope's memory shows as missing.
   const memories = await db.memory.findMany({
-    where: { id: { in: [...new Set(rows.flatMap((r) => r.memoryIds))] } },
+    where: { scopeId: scope.id, id: { in: [...new Set(rows.flatMap((r) => r.memoryIds))] } },
     select: {
       id: true,
       kind: true,
@@ -96,7 +97,7 @@ export async function listProposals(actor: Actor, raw: unknown) {
   };
 }
 
-async function loadPending(tx: Tx, actor: Actor, id: string) {
+async function loadPending(tx: Tx, actor: Actor, id: string, use: "apply" | "reject") {
   const proposal = await tx.proposal.findUnique({ where: { id }, select: { ...PROPOSAL, fingerprint: true } });
   if (!proposal) throw new DomainError("NOT_FOUND", `Proposal ${id} was not found.`, { field: "id" });
   const scope = await requireScope(actor, proposal.scopeId, "write", tx);
@@ -104,6 +105,18 @@ async function loadPending(tx: Tx, actor: Actor, id: string) {
     throw new DomainError("CONFLICT", `Proposal ${id} was already decided (${proposal.status}).`, {
       status: proposal.status,
     });
+  // The id array is the one reference no key can hold to the scope: a proposal naming a
+  // memory of another scope (written by a bug or past an import) never applies.
+  // Rejecting one applies nothing, and takes it out of the queue.
+  if (use === "reject") return { proposal, scope };
+  const ids = [...new Set(proposal.memoryIds)];
+  const own = await tx.memory.count({ where: { scopeId: proposal.scopeId, id: { in: ids } } });
+  if (own !== ids.length)
+    throw new DomainError(
+      "PROPOSAL_STALE",
+      `Proposal ${id} names memories that are not in scope "${scope.name}"; it can never be applied.`,
+      { id },
+    );
   return { proposal, scope };
 }
 
@@ -122,7 +135,7 @@ async function applyMerge(
   evidence: Record<string, unknown>,
 ) {
   const originals = await tx.memory.findMany({
-    where: { id: { in: memoryIds } },
+    where: { scopeId, id: { in: memoryIds } },
     select: {
       id: true,
       kind: true,
@@ -154,7 +167,7 @@ async function applyMerge(
   const now = new Date();
   await tx.memory.update({ where: { id: merged.id }, data: { mergedFrom: memoryIds } });
   await tx.memory.updateMany({
-    where: { id: { in: memoryIds } },
+    where: { scopeId, id: { in: memoryIds } },
     data: { supersededById: merged.id, supersededAt: now },
   });
   await moveMemberships(tx, memoryIds, merged.id);
@@ -173,13 +186,19 @@ async function apply(
       return applyMerge(tx, actor, proposal.scopeId, proposal.memoryIds, evidence);
     case "supersede": {
       const [old, by] = proposal.memoryIds as [string, string];
-      await tx.memory.update({ where: { id: old }, data: { supersededById: by, supersededAt: now } });
+      await tx.memory.update({
+        where: { scopeId_id: { scopeId: proposal.scopeId, id: old } },
+        data: { supersededById: by, supersededAt: now },
+      });
       await moveMemberships(tx, [old], by);
       return by;
     }
     default: {
       const [discard, keep] = proposal.memoryIds as [string, string | undefined];
-      await tx.memory.update({ where: { id: discard }, data: { discardedAt: now } });
+      await tx.memory.update({
+        where: { scopeId_id: { scopeId: proposal.scopeId, id: discard } },
+        data: { discardedAt: now },
+      });
       // A duplicate's thread memberships and pins go to the copy that stays.
       if (keep) await moveMemberships(tx, [discard], keep);
       return keep ?? null;
@@ -192,7 +211,7 @@ export async function acceptProposal(actor: Actor, raw: unknown) {
   const db = await getDb();
   try {
     return await db.$transaction(async (tx) => {
-      const { proposal, scope } = await loadPending(tx, actor, id);
+      const { proposal, scope } = await loadPending(tx, actor, id, "apply");
       if ((await fingerprintOf(tx, proposal.memoryIds)) !== proposal.fingerprint)
         throw new DomainError(
           "PROPOSAL_STALE",
@@ -229,7 +248,7 @@ export async function rejectProposal(actor: Actor, raw: unknown) {
   const { id, reason } = parseInput(ZRejectProposalInput, raw);
   const db = await getDb();
   return db.$transaction(async (tx) => {
-    const { proposal, scope } = await loadPending(tx, actor, id);
+    const { proposal, scope } = await loadPending(tx, actor, id, "reject");
     const decided = await tx.proposal.update({
       where: { id },
       data: { status: "rejected", decisionReason: reason, ...decidedBy(actor) },

@@ -156,7 +156,7 @@ export async function addThreadMembers(actor: Actor, raw: unknown) {
     const thread = await requireThread(actor, input.threadId, "write", tx);
     await requireMembersInScope(tx, thread.scopeId, ids);
     const { count } = await tx.threadMember.createMany({
-      data: ids.map((memoryId) => ({ threadId: thread.id, memoryId })),
+      data: ids.map((memoryId) => ({ scopeId: thread.scopeId, threadId: thread.id, memoryId })),
       skipDuplicates: true,
     });
     await tx.thread.update({ where: { id: thread.id }, data: { updatedAt: new Date() } });
@@ -186,7 +186,12 @@ export async function pinThreadMember(actor: Actor, raw: unknown) {
     // Pinning a memory that is not yet a member makes it one.
     const member = await tx.threadMember.upsert({
       where: { threadId_memoryId: { threadId: thread.id, memoryId: input.memoryId } },
-      create: { threadId: thread.id, memoryId: input.memoryId, pinnedAt: input.pinned ? new Date() : null },
+      create: {
+        scopeId: thread.scopeId,
+        threadId: thread.id,
+        memoryId: input.memoryId,
+        pinnedAt: input.pinned ? new Date() : null,
+      },
       update: { pinnedAt: input.pinned ? new Date() : null },
       select: { memoryId: true, pinnedAt: true },
     });
@@ -333,8 +338,8 @@ export function memoryState(m: {
 export async function moveMemberships(tx: Tx, from: string[], to: string): Promise<void> {
   if (!from.length) return;
   await tx.$executeRawUnsafe(
-    `INSERT INTO thread_member ("threadId", "memoryId", "addedAt", "pinnedAt")
-     SELECT "threadId", $2, min("addedAt"), max("pinnedAt") FROM thread_member WHERE "memoryId" = ANY($1::text[]) GROUP BY "threadId"
+    `INSERT INTO thread_member ("scopeId", "threadId", "memoryId", "addedAt", "pinnedAt")
+     SELECT "scopeId", "threadId", $2, min("addedAt"), max("pinnedAt") FROM thread_member WHERE "memoryId" = ANY($1::text[]) GROUP BY "scopeId", "threadId"
      ON CONFLICT ("threadId", "memoryId") DO UPDATE SET "pinnedAt" = COALESCE(thread_member."pinnedAt", EXCLUDED."pinnedAt")`,
     from,
     to,
