@@ -87,9 +87,13 @@ describe("catalog Tool calls at /mcp", () => {
     const { client } = await agentFor([a.source.id]);
     const before = calls.length;
     for (const [name, args, message] of [
-      ["lookup", {}, /^INVALID_ARGUMENTS: query: is required$/],
-      ["lookup", { query: 5 }, /^INVALID_ARGUMENTS: query: must be string$/],
-      ["typed", { count: 0 }, /^INVALID_ARGUMENTS: count: must be >= 1$/],
+      [
+        "lookup",
+        {},
+        /^INVALID_ARGUMENTS: query is required\. Correct the arguments and call again; tools\/list \(or find_tools\)/,
+      ],
+      ["lookup", { query: 5 }, /^INVALID_ARGUMENTS: query: must be string\. /],
+      ["typed", { count: 0 }, /^INVALID_ARGUMENTS: count: must be >= 1\. /],
       ["typed", { count: 1, when: "soon" }, /when: must match format "date-time"/],
       ["typed", { count: 1, mode: "medium" }, /mode: must be one of \["fast","slow"\]/],
       ["typed", { count: 1, extra: true }, /extra: is not an argument of this Tool/],

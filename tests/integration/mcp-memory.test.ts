@@ -105,17 +105,17 @@ describe("/mcp memory tools", () => {
       find_tools: { query: "anything" },
     };
     const invalid: Record<string, [Record<string, unknown>, RegExp]> = {
-      configure_scope: [{ scope: 42 }, /^INVALID_ARGUMENTS: scope: /],
+      configure_scope: [{ scope: 42 }, /^INVALID_ARGUMENTS: scope must be a string, not a number\. /],
       search: [{ query: "x", limit: 500 }, /^INVALID_ARGUMENTS: limit: /],
       get_memories: [{ ids: [] }, /^INVALID_ARGUMENTS: ids: /],
       remember: [{ body: "   " }, /^INVALID_ARGUMENTS: body: /],
       briefing: [{ thread: "" }, /^INVALID_ARGUMENTS: thread: /],
-      debrief: [{ learned: ["x"] }, /^INVALID_ARGUMENTS: summary: /],
+      debrief: [{ learned: ["x"] }, /^INVALID_ARGUMENTS: summary is required\. /],
       handoff: [{ body: "x" }, /^INVALID_ARGUMENTS: toIdentity: name exactly one addressee/],
       get_facts: [{ from: "yesterday" }, /^INVALID_ARGUMENTS: from: /],
       threads: [{ action: "explode", name: "releases" }, /^INVALID_ARGUMENTS: action: /],
       review_proposals: [{ action: "accept" }, /^INVALID_ARGUMENTS: id: required when action is "accept"/],
-      find_tools: [{}, /^INVALID_ARGUMENTS: query: /],
+      find_tools: [{}, /^INVALID_ARGUMENTS: query is required\. /],
     };
     expect(Object.keys(valid).sort()).toEqual(builtInTools.map((t) => t.name).sort());
     expect(Object.keys(invalid).sort()).toEqual(builtInTools.map((t) => t.name).sort());
@@ -180,6 +180,34 @@ describe("/mcp memory tools", () => {
     expect((await clientB.readResource({ uri: `qm://memory/${secret.id}` })).contents[0]).toMatchObject({
       text: "B's secret plan",
     });
+  });
+
+  it("says what to do next in each refusal: an unknown Tool points at find_tools, a scope without a grant names the granted ones, a missing argument is required", async () => {
+    const mine = await makeScope();
+    const theirs = await makeScope();
+    const { token } = await tokenFor({ [mine.id]: "read" });
+    const client = await connect(token);
+
+    // An unknown Tool: find_tools finds the right one.
+    await expect(client.callTool({ name: "does_not_exist", arguments: {} })).rejects.toThrow(
+      /No Tool named "does_not_exist" is offered.*Call find_tools/,
+    );
+    // A scope without a grant, or one that does not exist (the agent may not tell them apart):
+    // the scopes it may use instead, and how to pick one; never the other scope's existence.
+    for (const scope of [theirs.name, "nope"]) {
+      const refused = text(await call(client, "search", { query: "x", scope }));
+      expect(refused).toMatch(new RegExp(`^SCOPE_ACCESS_DENIED: .*no read grant for scope "${scope}"`));
+      expect(refused).toContain(`Scopes it may read: "${mine.name}" (read)`);
+      expect(refused).toMatch(/configure_scope/);
+    }
+    const write = text(await call(client, "remember", { body: "x", scope: mine.name }));
+    expect(write).toMatch(/no write grant.*It holds no write grant for any scope; an operator grants/);
+    // A missing argument is required, in those words, with the way to the schema.
+    const missing = text(await call(client, "remember", {}));
+    expect(missing).toMatch(/^INVALID_ARGUMENTS: body is required\. Correct the arguments and call again/);
+    expect(missing).not.toMatch(/Invalid input|received undefined/);
+    const wrongType = text(await call(client, "search", { query: 42 }));
+    expect(wrongType).toMatch(/^INVALID_ARGUMENTS: query must be a string, not a number\./);
   });
 
   it("keeps the working scope per token across requests, and says what to do when none is set", async () => {

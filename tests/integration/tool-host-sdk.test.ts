@@ -153,7 +153,7 @@ describe("an SDK Tool Host built with @quartermaster/tool-host", () => {
     // published input schema first, and the model reads which argument broke which rule.
     const wrong = await call(client, getInvoice, { invoiceId: 42 });
     expect(wrong.isError).toBe(true);
-    expect(text(wrong)).toBe("INVALID_ARGUMENTS: invoiceId: must be string");
+    expect(text(wrong)).toMatch(/^INVALID_ARGUMENTS: invoiceId: must be string\. Correct the arguments and call again/);
   });
 
   it("fails only the call whose handler throws, with the handler's message", async () => {

@@ -59,7 +59,7 @@ function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case "required":
-      return `${at ? `${at}.` : ""}${params.missingProperty}: is required`;
+      return `${at ? `${at}.` : ""}${params.missingProperty} is required`;
     case "additionalProperties":
       return `${at ? `${at}.` : ""}${params.additionalProperty}: is not an argument of this Tool`;
     case "enum":

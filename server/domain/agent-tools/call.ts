@@ -61,9 +61,13 @@ export async function callOfferedTool(
           source: lost.source,
         }),
       );
-    throw new DomainError("NOT_FOUND", `No Tool named "${input.name}" is offered to this Agent Identity.`, {
-      field: "name",
-    });
+    throw new DomainError(
+      "NOT_FOUND",
+      `No Tool named "${input.name}" is offered to this Agent Identity. Call find_tools with what you want to do to find the Tool that does it and its exact name, or tools/list for the Tools listed now.`,
+      {
+        field: "name",
+      },
+    );
   }
 
   const started = performance.now();
@@ -72,7 +76,11 @@ export async function callOfferedTool(
     // Nothing reaches the Source until the arguments fit the limits and the Tool's schema.
     const args = checkArguments(input.arguments);
     const problems = await checkToolArguments(tool.definitionHash, () => inputSchemaOf(tool.definitionHash), args);
-    if (problems) throw new ToolCallFailure("INVALID_ARGUMENTS", problems);
+    if (problems)
+      throw new ToolCallFailure(
+        "INVALID_ARGUMENTS",
+        `${problems}. Correct the arguments and call again; tools/list (or find_tools) carries the Tool's input schema.`,
+      );
     if (tool.source.kind === "sdk_tool_host" || !tool.source.url) {
       dispatched = answered(
         await callHostTool({

@@ -3,6 +3,16 @@ import { MODEL_FACING_NAME_PATTERN } from "../../limits";
 
 const MAX = 64;
 
+/**
+ * The form some SDKs reduce a name to (the OpenAI Agents SDK rewrites names to
+ * [a-zA-Z0-9_], and model APIs compare case-insensitively in places): two model-facing
+ * names that fold to the same text would reach a model as one, so new names are
+ * allocated unique in this form.
+ */
+export function foldModelFacingName(name: string): string {
+  return name.replace(/-/g, "_").toLowerCase();
+}
+
 /** The native name made valid for model APIs: other characters become "_", cut at 64. */
 export function baseModelFacingName(nativeName: string): string {
   const cleaned = nativeName.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, MAX);

@@ -40,11 +40,30 @@ export interface ScopeRef {
   name: string;
 }
 
-function denied(actor: Actor, need: ScopeNeed, name: string): DomainError {
+/**
+ * What an agent may use instead, named in its refusal: the scopes it holds a grant for (all it
+ * may learn about scopes), and how to pick one.
+ */
+async function grantedScopes(identityId: string, need: ScopeNeed, db: Tx): Promise<string> {
+  const grants = await db.scopeGrant.findMany({
+    where: { identityId, ...(need === "write" ? { access: "write" as const } : {}) },
+    select: { access: true, scope: { select: { name: true } } },
+    orderBy: { scope: { name: "asc" } },
+    take: 20,
+  });
+  if (!grants.length)
+    return need === "write"
+      ? "It holds no write grant for any scope; an operator grants scopes on the identity's page."
+      : "It holds no grant for any scope; an operator grants scopes on the identity's page.";
+  const names = grants.map((g) => `"${g.scope.name}"${need === "read" ? ` (${g.access})` : ""}`).join(", ");
+  return `Scopes it may ${need === "write" ? "write to" : "read"}: ${names}. Name one as scope, or call configure_scope to work in one; an operator grants others on the identity's page.`;
+}
+
+async function denied(actor: Actor, need: ScopeNeed, name: string, db: Tx): Promise<DomainError> {
   if (actor.kind === "agent")
     return new DomainError(
       "SCOPE_ACCESS_DENIED",
-      `This Agent Identity holds no ${need === "write" ? "write" : "read"} grant for scope "${name}". An operator grants scopes on the identity's page.`,
+      `This Agent Identity holds no ${need === "write" ? "write" : "read"} grant for scope "${name}". ${await grantedScopes(actor.identityId, need, db)}`,
       { scope: name, need },
     );
   const role = actorRole(actor);
@@ -63,7 +82,7 @@ export async function requireScope(actor: Actor, scopeId: string, need: ScopeNee
   const db = tx ?? (await getDb());
   const scope = await db.scope.findUnique({ where: { id: scopeId }, select: { id: true, name: true } });
   if (!scope) throw new DomainError("NOT_FOUND", "Scope was not found.", { field: "scopeId" });
-  if (!(await mayUse(actor, scope.id, need, db))) throw denied(actor, need, scope.name);
+  if (!(await mayUse(actor, scope.id, need, db))) throw await denied(actor, need, scope.name, db);
   return scope;
 }
 
@@ -73,10 +92,10 @@ export async function requireScopeNamed(actor: Actor, name: string, need: ScopeN
   const scope = await db.scope.findUnique({ where: { name }, select: { id: true, name: true } });
   // An agent learns nothing about scopes it holds no grant for, not even whether they exist.
   if (!scope) {
-    if (actor.kind === "agent") throw denied(actor, need, name);
+    if (actor.kind === "agent") throw await denied(actor, need, name, db);
     throw new DomainError("NOT_FOUND", `No scope is named "${name}".`, { field: "scope" });
   }
-  if (!(await mayUse(actor, scope.id, need, db))) throw denied(actor, need, scope.name);
+  if (!(await mayUse(actor, scope.id, need, db))) throw await denied(actor, need, scope.name, db);
   return scope;
 }
 
@@ -103,6 +122,6 @@ export async function requireMemoryScope(
   if (!(await mayUse(actor, row.scope.id, "read", db)))
     throw new DomainError("NOT_FOUND", `Memory ${memoryId} was not found.`, { field: "id" });
   if (need === "write" && !(await mayUse(actor, row.scope.id, "write", db)))
-    throw denied(actor, "write", row.scope.name);
+    throw await denied(actor, "write", row.scope.name, db);
   return { ...row.scope, memoryId: row.id };
 }

@@ -105,13 +105,30 @@ export function listedTool(tool: BuiltInTool) {
   };
 }
 
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/** One problem in the words a model can act on: "body is required", not zod's "received undefined". */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const at = issue.path.length ? issue.path.join(".") : "";
+  if (issue.code === "invalid_type") {
+    const received = /received (\w+)/.exec(issue.message)?.[1];
+    if (received === "undefined") return `${at || "arguments"} is required`;
+    return `${at || "arguments"} must be ${article(issue.expected)}${received ? `, not ${article(received)}` : ""}`;
+  }
+  if (issue.code === "unrecognized_keys") {
+    const names = issue.keys.map((k) => (at ? `${at}.${k}` : k));
+    return `${names.join(", ")} ${names.length === 1 ? "is not an argument" : "are not arguments"} of this tool`;
+  }
+  return `${at || "arguments"}: ${issue.message}`;
+}
+
 /** The first problems with the arguments, each naming the argument and the rule it broke. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join(".") : "arguments"}: ${i.message}`)
-    .join("; ");
+  return issues.slice(0, 5).map(describeIssue).join("; ");
 }
+
+/** What the model does about arguments a schema refused (docs/mcp.md, "Errors"). */
+export const FIX_ARGUMENTS = "Correct the arguments and call again; tools/list carries the tool's input schema.";
 
 const REQUEST_REFUSALS: ReadonlySet<string> = new Set(["IDENTITY_OVER_BUDGET", "UNAUTHENTICATED", "FORBIDDEN"]);
 
@@ -126,7 +143,8 @@ const plain = (value: unknown): Record<string, unknown> => JSON.parse(JSON.strin
  */
 export async function runTool(tool: BuiltInTool, args: unknown, context: ToolContext): Promise<Dispatched> {
   const parsed = tool.inputSchema.safeParse(args ?? {});
-  if (!parsed.success) return failedCall("INVALID_ARGUMENTS", describeIssues(parsed.error.issues));
+  if (!parsed.success)
+    return failedCall("INVALID_ARGUMENTS", `${describeIssues(parsed.error.issues)}. ${FIX_ARGUMENTS}`);
   try {
     const output = await tool.handler(parsed.data, context);
     return answered({
