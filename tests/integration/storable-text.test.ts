@@ -95,14 +95,14 @@ describe("text the database cannot store", () => {
     await remember(scope.id, "A note to export.");
     const { jsonl } = await exportScope(SYSTEM, { scopeId: scope.id });
     const db = await getDb();
-    for (const [label, escape] of [
+    for (const [label, escaped] of [
       ["NUL", "\\u0000"],
       ["lone surrogate", "\\ud800"],
     ]) {
       const renamed = jsonl
         .replaceAll(scope.id, randomUUID())
         .replace(`"name":"${scope.name}"`, `"name":"${scope.name}-copy"`)
-        .replace("A note to export.", `A note${escape} to export.`);
+        .replace("A note to export.", `A note${escaped} to export.`);
       const refused = await importScope(SYSTEM, { jsonl: renamed }).then(
         () => null,
         (e: Error) => e.message,
