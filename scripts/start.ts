@@ -133,11 +133,13 @@ async function main() {
     ]);
     // The calls answered last are still in memory; they reach the call log before the database closes.
     await flushCallLog();
-    await stopTracing();
+    // Leases and the database first: a trace collector that is down must not keep other
+    // instances from taking over this one's checks. The last spans get a bounded moment.
     const released = await releaseHeldLeases().catch(() => 0);
     if (released) log.info({ released }, "released the leases still held");
     await demoMcp?.stop();
     await closeDatabase();
+    await stopTracing();
     log.info("stopped");
     process.exit(0);
   };

@@ -223,4 +223,9 @@ export const INSTANCE_LIMITS = {
   DRAIN_QUIET_MS: setting(1_000, "without requests before a draining instance stops listening"),
   /** …but no longer than this, in case a balancer never looks at /api/ready. */
   DRAIN_LEAVE_POOL_MAX_MS: setting(5_000, "a draining instance keeps listening at most"),
+  /**
+   * At shutdown, the spans still buffered get this long to reach the collector: one that is
+   * down or hangs must not hold the exit for the whole grace period.
+   */
+  TRACING_STOP_MS: setting(2_500, "sending the last spans at shutdown, at most"),
 } as const satisfies Record<string, Limit>;

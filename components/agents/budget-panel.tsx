@@ -6,6 +6,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { BudgetBar } from "./budget-bar";
 import { BudgetHistoryChart } from "./budget-history-chart";
 import { formatPercent, toolCount } from "./labels";
+import { ListingCard } from "./listing-card";
 import type { IdentityView } from "./types";
 
 const LARGEST = 5;
@@ -72,6 +73,7 @@ export function BudgetPanel({ identity }: { identity: IdentityView }) {
           </div>
         </div>
       </Card>
+      <ListingCard identity={identity} />
 
       <div className="grid gap-6 xl:grid-cols-2">
         <section aria-labelledby="largest-sources" className="min-w-0">

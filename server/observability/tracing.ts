@@ -18,6 +18,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import { env } from "@/env";
+import { INSTANCE_LIMITS } from "../limits";
 import { log } from "../log";
 
 export { SpanKind };
@@ -76,11 +77,42 @@ export async function startTracing(endpoint: string, serviceName = env.OTEL_SERV
   }
 }
 
-/** Sends the spans still buffered and turns tracing off (shutdown, tests). */
-export async function stopTracing(): Promise<void> {
+/**
+ * Sends the spans still buffered and turns tracing off (shutdown, tests), within `maxMs`:
+ * a collector that refuses or hangs costs the spans it did not take, never the exit.
+ * Never rejects.
+ */
+export async function stopTracing(maxMs = INSTANCE_LIMITS.TRACING_STOP_MS.value): Promise<void> {
   const active = state.active;
   state.active = null;
-  await active?.shutdown();
+  if (!active) return;
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    active.shutdown().then(
+      () => "sent" as const,
+      (error: unknown) => error,
+    ),
+    new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), maxMs);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
+  if (outcome === "sent") return;
+  if (outcome === "timeout")
+    log.warn(
+      { endpoint: active.endpoint, waitedMs: maxMs },
+      "the trace collector did not take the last spans in time; they are dropped",
+    );
+  else
+    log.warn(
+      { endpoint: active.endpoint, err: outcome },
+      "the trace collector refused the last spans; they are dropped",
+    );
+  // The provider may still be retrying: the globals go now, whatever it does.
+  trace.disable();
+  context.disable();
+  propagation.disable();
 }
 
 /** Sends the spans still buffered. */
