@@ -65,6 +65,23 @@ export class DomainError extends Error {
   }
 }
 
+/** JSON-RPC's own code for invalid params; -32000 is the first a server may define. */
+const JSON_RPC_INVALID_PARAMS = -32602;
+export const JSON_RPC_REFUSED = -32000;
+
+/**
+ * A refusal as the JSON-RPC error /mcp answers with (and "Try a Tool" shows): invalid params
+ * for the caller's input, a server-defined code for every other refusal; the code leads the
+ * message and travels in `data.code`.
+ */
+export function jsonRpcErrorOf(error: DomainError): { code: number; message: string; data: Record<string, unknown> } {
+  return {
+    code: error.code === "INVALID_INPUT" || error.code === "NOT_FOUND" ? JSON_RPC_INVALID_PARAMS : JSON_RPC_REFUSED,
+    message: `${error.code}: ${error.message}`,
+    data: { code: error.code, ...error.details },
+  };
+}
+
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError || (error as { name?: unknown } | null)?.name === "DomainError";
 }

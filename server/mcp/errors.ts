@@ -4,24 +4,17 @@
  * refused it; unexpected failures are logged and answered without their internals.
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { DomainError } from "../errors";
+import { DomainError, JSON_RPC_REFUSED, jsonRpcErrorOf } from "../errors";
 import { log } from "../log";
 
-const JSON_RPC_CODE: Partial<Record<DomainError["code"], number>> = {
-  INVALID_INPUT: ProtocolErrorCode.InvalidParams,
-  NOT_FOUND: ProtocolErrorCode.InvalidParams,
-};
-
 /** A JSON-RPC error code for a refusal that is neither the caller's input nor a crash. */
-export const REFUSED = -32000;
+export const REFUSED = JSON_RPC_REFUSED;
 
 export function toMcpError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return error;
   if (error instanceof DomainError) {
-    return new ProtocolError(JSON_RPC_CODE[error.code] ?? REFUSED, `${error.code}: ${error.message}`, {
-      code: error.code,
-      ...error.details,
-    });
+    const { code, message, data } = jsonRpcErrorOf(error);
+    return new ProtocolError(code, message, data);
   }
   log.error({ err: error }, "/mcp request broke");
   return new ProtocolError(ProtocolErrorCode.InternalError, "Unexpected failure; the server log has details.");

@@ -7,18 +7,13 @@
  */
 import { type Actor, actorLabel, requireRole } from "../../actor";
 import { getDb } from "../../db";
-import { DomainError, notFound } from "../../errors";
+import { DomainError, jsonRpcErrorOf, notFound } from "../../errors";
 import { recordAudit } from "../audit/record";
 import { observeToolCall } from "../calls/observe";
 import { parseInput } from "../validation";
 import { callOfferedTool } from "./call";
 import type { ToolResult } from "./result";
 import { type TTryToolInput, ZTryToolInput } from "./try-schemas";
-
-// As /mcp maps a refusal (server/mcp/errors.ts): invalid params for the caller's input,
-// a server-defined code for every other refusal.
-const INVALID_PARAMS = -32602;
-const REFUSED = -32000;
 
 export interface TryToolAnswer {
   request: { jsonrpc: "2.0"; id: number; method: "tools/call"; params: { name: string; arguments: unknown } };
@@ -82,15 +77,7 @@ export async function tryTool(actor: Actor, raw: TTryToolInput): Promise<TryTool
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     failure = error.code;
-    response = {
-      jsonrpc: "2.0",
-      id: 1,
-      error: {
-        code: error.code === "INVALID_INPUT" || error.code === "NOT_FOUND" ? INVALID_PARAMS : REFUSED,
-        message: `${error.code}: ${error.message}`,
-        data: { code: error.code, ...error.details },
-      },
-    };
+    response = { jsonrpc: "2.0", id: 1, error: jsonRpcErrorOf(error) };
   }
   const ms = Math.round(performance.now() - started);
   await recordAudit(db, actor, {
