@@ -59,11 +59,12 @@ async function grantedScopes(identityId: string, need: ScopeNeed, db: Tx): Promi
   return `Scopes it may ${need === "write" ? "write to" : "read"}: ${names}. Name one as scope, or call configure_scope to work in one; an operator grants others on the identity's page.`;
 }
 
-async function denied(actor: Actor, need: ScopeNeed, name: string, db: Tx): Promise<DomainError> {
+// Inside a caller's transaction the hint is left out: the refusal must not add work to it.
+async function denied(actor: Actor, need: ScopeNeed, name: string, db: Tx | null): Promise<DomainError> {
   if (actor.kind === "agent")
     return new DomainError(
       "SCOPE_ACCESS_DENIED",
-      `This Agent Identity holds no ${need === "write" ? "write" : "read"} grant for scope "${name}". ${await grantedScopes(actor.identityId, need, db)}`,
+      `This Agent Identity holds no ${need === "write" ? "write" : "read"} grant for scope "${name}". ${db ? await grantedScopes(actor.identityId, need, db) : "An operator grants scopes on the identity's page."}`,
       { scope: name, need },
     );
   const role = actorRole(actor);
@@ -82,7 +83,7 @@ export async function requireScope(actor: Actor, scopeId: string, need: ScopeNee
   const db = tx ?? (await getDb());
   const scope = await db.scope.findUnique({ where: { id: scopeId }, select: { id: true, name: true } });
   if (!scope) throw new DomainError("NOT_FOUND", "Scope was not found.", { field: "scopeId" });
-  if (!(await mayUse(actor, scope.id, need, db))) throw await denied(actor, need, scope.name, db);
+  if (!(await mayUse(actor, scope.id, need, db))) throw await denied(actor, need, scope.name, tx ? null : db);
   return scope;
 }
 
@@ -122,6 +123,6 @@ export async function requireMemoryScope(
   if (!(await mayUse(actor, row.scope.id, "read", db)))
     throw new DomainError("NOT_FOUND", `Memory ${memoryId} was not found.`, { field: "id" });
   if (need === "write" && !(await mayUse(actor, row.scope.id, "write", db)))
-    throw await denied(actor, "write", row.scope.name, db);
+    throw await denied(actor, "write", row.scope.name, tx ? null : db);
   return { ...row.scope, memoryId: row.id };
 }
