@@ -143,11 +143,13 @@ describe("an SDK Tool Host built with @quartermaster/tool-host", () => {
     const answer = await call(client, getInvoice, { invoiceId: "inv_42", withLines: true });
     expect(answer.isError).toBeFalsy();
     expect(text(answer)).toBe("Invoice inv_42: 120.00 EUR, paid, 2 lines (call true).");
-    expect(JSON.parse(text(await call(client, totals, { customerId: "cus_1" })))).toEqual({
-      customerId: "cus_1",
-      total: 240.5,
-      currency: "EUR",
-    });
+    // A Tool with an output schema is listed with it, so its value also arrives as
+    // structuredContent (the SDK client refuses a result without it).
+    expect(tools.find((t) => t.name === totals)?.outputSchema).toMatchObject({ type: "object" });
+    const summed = await call(client, totals, { customerId: "cus_1" });
+    const value = { customerId: "cus_1", total: 240.5, currency: "EUR" };
+    expect(JSON.parse(text(summed))).toEqual(value);
+    expect(summed.structuredContent).toEqual(value);
 
     // Arguments that do not match the schema never reach the host: /mcp checks them against the
     // published input schema first, and the model reads which argument broke which rule.

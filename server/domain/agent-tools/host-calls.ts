@@ -174,7 +174,24 @@ function resultOf(submitted: { output: string } | { error: string }): ToolResult
   if (failure) throw new ToolCallFailure(failure.code, failure.message, failure.details);
   return "error" in submitted
     ? acceptToolResult({ content: [{ type: "text", text: submitted.error }], isError: true })
-    : acceptToolResult({ content: [{ type: "text", text: submitted.output }] });
+    : acceptToolResult({ content: [{ type: "text", text: submitted.output }], ...structuredOf(submitted.output) });
+}
+
+/**
+ * A host Tool declared with an output schema sends its value as JSON text (the contract's one
+ * output string); clients that see the listed outputSchema refuse a result without
+ * structuredContent, so a JSON object output travels as both, as the MCP spec recommends.
+ */
+function structuredOf(output: string): { structuredContent?: Record<string, unknown> } {
+  if (!output.startsWith("{")) return {};
+  try {
+    const value: unknown = JSON.parse(output);
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? { structuredContent: value as Record<string, unknown> }
+      : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Takes a host's results; each reaches its caller, as the result or as a failure of that call. */
