@@ -82,7 +82,14 @@ test("an operator creates an agent token in the console, and an agent uses it at
     // Arguments that break the Tool's schema are a result the model can read, not a failure.
     const wrong = await client.callTool({ name: tool, arguments: { query: 1001 } });
     expect(wrong.isError).toBe(true);
-    expect(wrong.content).toEqual([{ type: "text", text: "INVALID_ARGUMENTS: query: must be string" }]);
+    // …and says what to do next: correct the arguments, with where the schema is.
+    expect(wrong.content).toEqual([
+      {
+        type: "text",
+        text: "INVALID_ARGUMENTS: query: must be string. Correct the arguments and call again; tools/list (or find_tools) carries the Tool's input schema.",
+      },
+    ]);
+    expect(wrong.structuredContent).toMatchObject({ error: { code: "INVALID_ARGUMENTS" } });
     // The identity holds no memory scope yet: the memory tools say so and what to do.
     const remembered = await client.callTool({ name: "remember", arguments: { body: "Order A-1001 shipped." } });
     expect(remembered.isError).toBe(true);
