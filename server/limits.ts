@@ -187,7 +187,6 @@ export const LIMITS = {
   FIND_TOOLS_RESULTS: contract(50, "matches one find_tools call may return"),
 
   // ── Console for daily work (issue 15) ──
-  IDENTITY_LIST_LOSS_DAYS: setting(7, "how far back the Agent Identities list counts each identity's losses"),
   SOURCE_CHANGES_SHOWN: setting(20, "configuration changes shown beside a failing Source's failure"),
   BUDGET_SNAPSHOTS_SHOWN: setting(500, "budget snapshots an identity's chart draws"),
 } as const satisfies Record<string, Limit>;

@@ -143,10 +143,10 @@ export function IdentitiesPage() {
               <Th className={cn("text-right", WIDE_ONLY)}>Tools held</Th>
               <Th className={cn("w-72", WIDE_ONLY)}>Budget</Th>
               <Th
-                className={cn("text-right", WIDE_ONLY)}
-                title={`Tools lost in the last ${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} days`}
+                className={cn("whitespace-nowrap text-right", WIDE_ONLY)}
+                title={`Tools lost in the last ${LIMITS.LOSSES_WINDOW_DAYS.value} days, as the identity's Lost recently counts them`}
               >
-                Lost ({LIMITS.IDENTITY_LIST_LOSS_DAYS.value} d)
+                Lost recently
               </Th>
               <Th className={WIDE_ONLY}>Failing Sources</Th>
               <Th>State</Th>
@@ -168,7 +168,7 @@ export function IdentitiesPage() {
                         label: "Budget",
                         value: <BudgetBar budget={i.budget} size="sm" label={`Budget used by ${i.name}`} />,
                       },
-                      { label: `Lost (${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} d)`, value: formatCount(i.lostTools) },
+                      { label: `Lost (last ${LIMITS.LOSSES_WINDOW_DAYS.value} days)`, value: formatCount(i.lostTools) },
                       {
                         label: "Failing Sources",
                         value: i.failingSources.length ? i.failingSources.map((f) => f.name).join(", ") : "none",
@@ -186,7 +186,7 @@ export function IdentitiesPage() {
                     <Link
                       href={`/agents/${i.id}?tab=lost`}
                       className="font-medium text-danger hover:underline"
-                      title={`${formatCount(i.lostTools)} Tools lost in the last ${LIMITS.IDENTITY_LIST_LOSS_DAYS.value} days`}
+                      title={`${formatCount(i.lostTools)} Tools lost in the last ${LIMITS.LOSSES_WINDOW_DAYS.value} days`}
                     >
                       {formatCount(i.lostTools)}
                     </Link>

@@ -59,7 +59,7 @@ function columnsAt(now: number): Column<HoldingChange>[] {
     {
       key: "when",
       header: "When",
-      width: "w-36",
+      width: "w-36 max-md:w-24",
       className: "whitespace-nowrap text-muted",
       cell: (c) => (
         <time dateTime={c.at.toISOString()} title={formatDateTime(c.at)}>
@@ -70,7 +70,7 @@ function columnsAt(now: number): Column<HoldingChange>[] {
     {
       key: "change",
       header: "Change",
-      width: "w-28",
+      width: "w-28 max-md:w-24",
       cell: (c) =>
         c.direction === "lost" ? (
           <Badge tone="danger">
@@ -88,6 +88,7 @@ function columnsAt(now: number): Column<HoldingChange>[] {
       header: "Source",
       width: "w-[18%]",
       className: "truncate",
+      wideOnly: true,
       cell: (c) =>
         c.reason === "source_deleted" ? (
           <span title={c.sourceName}>{c.sourceName}</span>
@@ -102,6 +103,7 @@ function columnsAt(now: number): Column<HoldingChange>[] {
       header: "Why",
       width: "w-[28%]",
       className: "truncate",
+      wideOnly: true,
       cell: (c) => <span title={reasonInWords(c)}>{reasonInWords(c)}</span>,
     },
   ];
@@ -225,6 +227,8 @@ function ChangedTools({ change }: { change: HoldingChange }) {
           native: {change.nativeName}
         </span>
       )}
+      {/* On a phone the Source and Why columns fold away; the Source stays under the Tool. */}
+      <span className="block truncate text-xs text-muted md:hidden">{change.sourceName}</span>
     </>
   );
 }

@@ -73,6 +73,12 @@ function memoryColumns(scored: boolean, now: number): Column<MemoryRow>[] {
               {m.title || "(untitled)"}
             </Link>
             {m.state !== "current" && <StateBadge state={m.state} />}
+            {scored && (
+              // On a phone the score column folds away; the total stays beside the title.
+              <span className="ml-auto shrink-0 font-mono text-xs tabular-nums text-muted md:hidden" title="Score">
+                {m.score.toFixed(2)}
+              </span>
+            )}
           </p>
           <p className="truncate text-xs text-muted" data-testid="hit-body">
             {snippet(m.body, m.title)}
@@ -84,8 +90,9 @@ function memoryColumns(scored: boolean, now: number): Column<MemoryRow>[] {
     {
       key: "tags",
       header: "Tags",
-      width: "w-[14%]",
+      width: "w-[12%]",
       className: "truncate",
+      wideOnly: true,
       cell: (m) => (
         <span title={m.tags.join(", ") || undefined}>
           {m.tags.map((t) => (
@@ -99,8 +106,9 @@ function memoryColumns(scored: boolean, now: number): Column<MemoryRow>[] {
     {
       key: "when",
       header: "Happened",
-      width: "w-44",
+      width: "w-48",
       className: "text-xs text-muted",
+      wideOnly: true,
       cell: (m) => (
         <>
           <time
@@ -121,8 +129,9 @@ function memoryColumns(scored: boolean, now: number): Column<MemoryRow>[] {
     columns.push({
       key: "score",
       header: "Score",
-      width: "w-80",
+      width: "w-96",
       headerClassName: "text-right",
+      wideOnly: true,
       cell: (m) => <ScoreBreakdown score={m.score} signals={m.signals} compact />,
     });
   return columns;
@@ -188,7 +197,7 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
             placeholder="Words, a question or a phrase…"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            className="max-w-md flex-1"
+            className="w-full md:w-auto md:max-w-md md:flex-1"
             maxLength={1000}
           />
           <TagsInput value={filters.tags} onChange={(v) => setFilters({ tags: v || null })} />
@@ -199,7 +208,7 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
             id="memory-thread"
             value={filters.thread}
             onChange={(e) => setFilters({ thread: e.target.value })}
-            className="w-56"
+            className="w-full md:w-56"
           >
             <option value="">Any thread</option>
             {filters.thread && !threads.data?.items.some((t) => t.id === filters.thread) && (
@@ -346,7 +355,7 @@ function TagsInput({ value, onChange }: { value: string; onChange: (v: string) =
         placeholder="Tags, e.g. payments-api, incident"
         value={text}
         onChange={(e) => setText(e.target.value)}
-        className="w-64"
+        className="w-full md:w-64"
       />
     </>
   );

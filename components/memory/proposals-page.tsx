@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Inbox, Keyboard, Play } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge, type Tone } from "@/components/ui/badge";
@@ -46,6 +46,8 @@ const PROPOSAL_BLOCK = 50;
 const DECIDE_MAX = 200;
 const ROW_HEIGHT = 52;
 const FRAME = "h-[calc(100dvh-19rem)] min-h-96";
+/** Tailwind's lg: where the list and the proposal sit side by side. */
+const SIDE_BY_SIDE = "(min-width: 1024px)";
 const KIND_TONES: Record<string, Tone> = { merge: "accent", supersede: "warn", discard: "neutral" };
 
 type Notice = { tone: "ok" | "danger" | "info"; text: ReactNode };
@@ -130,16 +132,6 @@ function proposalColumns(actions: RowActions, now: number): Column<ProposalItem>
     });
   columns.push(
     {
-      key: "kind",
-      header: "Kind",
-      width: "w-24",
-      cell: (p) => (
-        <span data-kind={p.kind} data-status={p.status} className="inline-flex">
-          <Badge tone={KIND_TONES[p.kind] ?? "neutral"}>{PROPOSAL_KIND_LABELS[p.kind] ?? p.kind}</Badge>
-        </span>
-      ),
-    },
-    {
       key: "rationale",
       header: "Proposal",
       cell: (p) => (
@@ -148,6 +140,14 @@ function proposalColumns(actions: RowActions, now: number): Column<ProposalItem>
             {p.rationale}
           </p>
           <p className="truncate text-xs text-muted">
+            {/* The kind leads the second line, leaving the rationale the row's whole width. */}
+            <span data-kind={p.kind} data-status={p.status} className="mr-1.5 inline-flex">
+              <Badge tone={KIND_TONES[p.kind] ?? "neutral"} className="px-1.5 py-0 text-[11px]">
+                {PROPOSAL_KIND_LABELS[p.kind] ?? p.kind}
+              </Badge>
+            </span>
+            {/* On a phone the Score column folds away. */}
+            <span className="md:hidden">{p.score.toFixed(2)} · </span>
             {p.memoryIds.length} {p.memoryIds.length === 1 ? "memory" : "memories"}
             {p.stale && " · stale"}
             {p.status !== "pending" && ` · ${PROPOSAL_STATUS_LABELS[p.status] ?? p.status}`} · filed{" "}
@@ -162,6 +162,7 @@ function proposalColumns(actions: RowActions, now: number): Column<ProposalItem>
       width: "w-16",
       headerClassName: "text-right",
       className: "text-right font-mono tabular-nums",
+      wideOnly: true,
       cell: (p) => p.score.toFixed(2),
     },
   );
@@ -186,6 +187,7 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
 
   const [active, setActive] = useState(0);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const detailRef = useRef<HTMLElement>(null);
   const [rejecting, setRejecting] = useState<string[] | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [shortcuts, setShortcuts] = useShortcutsSetting();
@@ -465,7 +467,7 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
           </EmptyState>
         }
       >
-        <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
           <VirtualTable
             label="Proposals"
             columns={columns}
@@ -476,9 +478,19 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
             className={FRAME}
             minWidth="min-w-[22rem]"
             activeIndex={at}
-            onRowClick={(_, __, index) => setActive(index)}
+            onRowClick={(_, __, index) => {
+              setActive(index);
+              // Stacked below the list on a narrow screen: a tap brings the proposal into view.
+              if (!window.matchMedia(SIDE_BY_SIDE).matches)
+                requestAnimationFrame(() => detailRef.current?.scrollIntoView({ block: "start" }));
+            }}
           />
-          <section aria-label="The proposal under review" className={`overflow-auto ${FRAME}`}>
+          <section
+            ref={detailRef}
+            aria-label="The proposal under review"
+            className={`overflow-auto scroll-mt-4 ${FRAME}`}
+            data-testid="proposal-detail"
+          >
             {current ? (
               <ProposalCard
                 proposal={current}

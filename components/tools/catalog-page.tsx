@@ -105,7 +105,7 @@ export function CatalogPage() {
           placeholder="Search name, model-facing name, description…"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
-          className="w-80 max-w-full"
+          className="w-full md:w-80"
         />
         <label className="sr-only" htmlFor="catalog-source">
           Source
@@ -114,7 +114,7 @@ export function CatalogPage() {
           id="catalog-source"
           value={filters.source}
           onChange={(e) => setFilters({ source: e.target.value })}
-          className="w-56"
+          className="w-full md:w-56"
         >
           <option value="">All Sources</option>
           {!knownSource && <option value={filters.source}>Unknown Source</option>}
@@ -131,7 +131,7 @@ export function CatalogPage() {
           id="catalog-state"
           value={state ?? ""}
           onChange={(e) => setFilters({ state: e.target.value })}
-          className="w-64"
+          className="w-full md:w-64"
         >
           <option value="">All states{everything !== undefined ? ` (${formatCount(everything)})` : ""}</option>
           <option value={NOT_OFFERABLE}>

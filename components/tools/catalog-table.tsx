@@ -18,10 +18,18 @@ export type ToolSort = NonNullable<NonNullable<TListToolsInput>["sort"]>;
 export const TOOL_SORTS = ["name", "source", "compatibility", "size", "lastChanged"] as const satisfies ToolSort[];
 export type SortDirection = "asc" | "desc";
 
-const SORTABLE: Array<{ sort: ToolSort; label: string; width?: string; right?: boolean; wideOnly?: boolean }> = [
+const SORTABLE: Array<{
+  sort: ToolSort;
+  label: string;
+  /** The header on a phone, where the column is narrow. */
+  short?: string;
+  width?: string;
+  right?: boolean;
+  wideOnly?: boolean;
+}> = [
   { sort: "name", label: "Tool" },
   { sort: "source", label: "Source", width: "w-[16%]", wideOnly: true },
-  { sort: "compatibility", label: "Model compatibility", width: "w-[19%] max-md:w-36" },
+  { sort: "compatibility", label: "Model compatibility", short: "State", width: "w-[19%] max-md:w-32" },
   { sort: "size", label: "Size", width: "w-24", right: true, wideOnly: true },
   { sort: "lastChanged", label: "Last changed", width: "w-40", wideOnly: true },
 ];
@@ -40,7 +48,8 @@ function cellOf(sort: ToolSort, now: number): (tool: CatalogTool) => ReactNode {
             >
               {tool.nativeName}
             </Link>
-            {tool.title && <span className="truncate text-xs text-muted">{tool.title}</span>}
+            {/* A phone gives the name the whole line: the title is on the Tool's page. */}
+            {tool.title && <span className="truncate text-xs text-muted max-md:hidden">{tool.title}</span>}
           </div>
           <div className="truncate font-mono text-xs">
             {tool.modelFacingName ?? <span className="text-muted">no model-facing name</span>}
@@ -122,7 +131,14 @@ export function CatalogTable({
                 active ? "text-fg" : "text-muted",
               )}
             >
-              {c.label}
+              {c.short ? (
+                <>
+                  <span className="md:hidden">{c.short}</span>
+                  <span className="max-md:hidden">{c.label}</span>
+                </>
+              ) : (
+                c.label
+              )}
               <Icon className={cn("size-3.5", !active && "opacity-60")} aria-hidden />
             </button>
           ),

@@ -17,9 +17,15 @@ export function CompatibilityBadge({
   return (
     <span className="inline-flex flex-wrap gap-1" title={reason ?? undefined}>
       {state === "compatible" && withdrawn ? null : (
-        <Badge tone={state === "compatible" ? "ok" : "danger"}>{COMPATIBILITY_LABELS[state] ?? state}</Badge>
+        <Badge tone={state === "compatible" ? "ok" : "danger"} className="max-md:whitespace-normal">
+          {COMPATIBILITY_LABELS[state] ?? state}
+        </Badge>
       )}
-      {withdrawn && <Badge tone="warn">Withdrawn (host silent)</Badge>}
+      {withdrawn && (
+        <Badge tone="warn" className="max-md:whitespace-normal">
+          Withdrawn (host silent)
+        </Badge>
+      )}
     </span>
   );
 }

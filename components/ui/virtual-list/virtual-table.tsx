@@ -1,8 +1,9 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type MouseEvent, memo, type ReactNode, useEffect, useRef } from "react";
+import { type MouseEvent, memo, type ReactNode, useEffect, useMemo, useRef } from "react";
 import { cn } from "../cn";
+import { NARROW_SCREEN, useMediaQuery } from "../use-media-query";
 import type { BlockList } from "./use-block-list";
 
 export interface Column<T> {
@@ -36,7 +37,7 @@ export const PAGE_LIST_HEIGHT = "h-[calc(100dvh-15rem)] min-h-96";
  */
 export function VirtualTable<T>({
   label,
-  columns,
+  columns: allColumns,
   list,
   rowHeight,
   rowTestId,
@@ -68,6 +69,10 @@ export function VirtualTable<T>({
   minWidth?: string;
 }) {
   const scrollRef = useRef<HTMLElement>(null);
+  // A hidden <col> still takes its width in a fixed-layout table (the catalog's rows filled
+  // half a phone's width): on a narrow screen the wide-only columns are not rendered at all.
+  const narrow = useMediaQuery(NARROW_SCREEN);
+  const columns = useMemo(() => (narrow ? allColumns.filter((c) => !c.wideOnly) : allColumns), [narrow, allColumns]);
   const virtualizer = useVirtualizer({
     count: list.total,
     getScrollElement: () => scrollRef.current,
@@ -122,7 +127,7 @@ export function VirtualTable<T>({
         className={cn(
           "w-full table-fixed border-separate border-spacing-0 text-left text-sm",
           // With the wide-only columns folded away, a narrow screen needs no minimum width.
-          columns.some((c) => c.wideOnly) ? minWidth.replace(/^min-w-/, "md:min-w-") : minWidth,
+          allColumns.some((c) => c.wideOnly) ? minWidth.replace(/^min-w-/, "md:min-w-") : minWidth,
         )}
       >
         <colgroup>

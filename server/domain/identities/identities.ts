@@ -300,7 +300,7 @@ export async function listIdentities(actor: Actor, raw?: unknown) {
     const budget = makeBudget(r.toolsBytes, r.instructionsBytes);
     const h = health.get(r.id);
     return {
-      /** Tools lost in the last IDENTITY_LIST_LOSS_DAYS days, counted as Lost recently counts them. */
+      /** Tools lost in the last LOSSES_WINDOW_DAYS days (the window Lost recently shows), counted as Lost recently counts them. */
       lostTools: h?.lostTools ?? 0,
       failingSources: h?.failingSources ?? [],
       id: r.id,

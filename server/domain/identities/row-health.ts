@@ -17,7 +17,7 @@ export async function identityRowHealth(identityIds: string[], now = new Date())
   const out = new Map<string, RowHealth>(identityIds.map((id) => [id, { lostTools: 0, failingSources: [] }]));
   if (identityIds.length === 0) return out;
   const db = await getDb();
-  const since = new Date(now.getTime() - LIMITS.IDENTITY_LIST_LOSS_DAYS.value * 86_400_000);
+  const since = new Date(now.getTime() - LIMITS.LOSSES_WINDOW_DAYS.value * 86_400_000);
   const [events, failing] = await Promise.all([
     db.assignmentEvent.findMany({
       where: { identityId: { in: identityIds } },
