@@ -74,6 +74,14 @@ export function SourceDetail({ id }: { id: string }) {
   return <Loaded source={source.data} onDeleted={() => setDeleted(true)} />;
 }
 
+/** A new Connection's first check: under way, then what it found (the callout stays, its words move on). */
+function firstCheckInWords(source: SourceView, running: boolean): string {
+  if (running || source.checking || source.catalogState === "never_checked")
+    return "Its first check is listing the server’s Tools.";
+  if (source.catalogState === "failing") return "Its first check failed; what went wrong and what to try are below.";
+  return `Its first check found ${formatCount(source.toolCount)} ${source.toolCount === 1 ? "Tool" : "Tools"}.`;
+}
+
 function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => void }) {
   const canWrite = useCan("operator");
   const trpc = useTRPC();
@@ -165,10 +173,9 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
           data-testid="source-created"
         >
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <p>
-              {isConnection
-                ? "Its first check is listing the server’s Tools. Agents see them once an Agent Identity holds this Source."
-                : "Its Tools appear once the host registers. Agents see them once an Agent Identity holds this Source."}
+            <p data-testid="source-created-next">
+              {isConnection ? firstCheckInWords(source, checkNow.running) : "Its Tools appear once the host registers."}{" "}
+              Agents see them once an Agent Identity holds this Source.
             </p>
             <Button size="sm" onClick={() => setDialog("assign")}>
               <UserPlus className="size-4" aria-hidden /> Assign to an identity
