@@ -74,7 +74,16 @@ function columnsAt(now: number, hide: { identity?: boolean; tool?: boolean }): C
       header: "Outcome",
       width: "w-48",
       className: "truncate",
-      cell: (c) => <OutcomeBadge outcome={c.outcome} code={c.failureCode} />,
+      cell: (c) => (
+        <>
+          <OutcomeBadge outcome={c.outcome} code={c.failureCode} />
+          {c.tried && (
+            <span className="ml-1.5" title="An operator's call from Try this Tool, not the agent's own">
+              <Badge>Console try</Badge>
+            </span>
+          )}
+        </>
+      ),
     },
     {
       key: "duration",

@@ -217,6 +217,8 @@ describe("the call log", () => {
     expect(all.total).toBe(4);
     expect(all.items[0]?.toolName).toBe("b_tool");
     expect(all.items[0]).not.toHaveProperty("arguments");
+    // An agent's own calls through /mcp are not marked as tried from the console.
+    expect(all.items.map((c) => c.tried)).toEqual([false, false, false, false]);
     const errors = await viewer.calls.list({ identityId: identity.id, outcome: "is_error" });
     expect(errors.total).toBe(1);
     const paged = await viewer.calls.list({ identityId: identity.id, limit: 2, cursor: "o2" });

@@ -3,12 +3,14 @@
  * would, through the same domain path /mcp uses (callOfferedTool: the identity's budget
  * state, its held Tools, the call and result limits, the proxy to the Source). The answer
  * carries the JSON-RPC exchange as /mcp would have written it. The call is recorded in the
- * call log as the identity's (token "console"), and who tried it in the audit log.
+ * call log as the identity's, marked as tried from the console (CONSOLE_TRY_TOKEN), and who
+ * tried it in the audit log.
  */
 import { type Actor, actorLabel, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, jsonRpcErrorOf, notFound } from "../../errors";
 import { recordAudit } from "../audit/record";
+import { CONSOLE_TRY_TOKEN } from "../calls/console-try";
 import { observeToolCall } from "../calls/observe";
 import { parseInput } from "../validation";
 import { callOfferedTool } from "./call";
@@ -62,7 +64,7 @@ export async function tryTool(actor: Actor, raw: TTryToolInput): Promise<TryTool
   const asAgent: Actor = {
     kind: "agent",
     identityId: identity.id,
-    tokenId: "console",
+    tokenId: CONSOLE_TRY_TOKEN,
     label: `${identity.name} (tried by ${actorLabel(actor)})`,
   };
   const started = performance.now();

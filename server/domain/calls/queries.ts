@@ -9,6 +9,7 @@ import type { Prisma } from "../../db/types";
 import { notFound } from "../../errors";
 import { pageArgs, pageOf } from "../paging";
 import { parseInput } from "../validation";
+import { isConsoleTry } from "./console-try";
 import { type TCallStatsInput, type TListCallsInput, ZCallStatsInput, ZListCallsInput } from "./schemas";
 
 const LISTED = {
@@ -56,7 +57,12 @@ export async function listCalls(actor: Actor, raw: TListCallsInput) {
   const page = pageOf(rows, input);
   return {
     ...page,
-    items: page.items.map(({ payloadExpiresAt, ...row }) => ({ ...row, captured: payloadExpiresAt !== null })),
+    items: page.items.map(({ payloadExpiresAt, ...row }) => ({
+      ...row,
+      captured: payloadExpiresAt !== null,
+      /** Made by an operator's "Try this Tool", not by the identity's agent. */
+      tried: isConsoleTry(row.tokenId),
+    })),
     total,
   };
 }
@@ -73,6 +79,7 @@ export async function getCall(actor: Actor, raw: { id: string }) {
     arguments: admin ? row.arguments : null,
     result: admin ? row.result : null,
     captured: row.payloadExpiresAt !== null,
+    tried: isConsoleTry(row.tokenId),
   };
 }
 
