@@ -20,6 +20,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
 import { useNow } from "@/components/ui/use-now";
 import { ClientConfigTabs } from "./client-config-tabs";
+import { TOKEN_PLACEHOLDER } from "./client-configs";
 import type { AgentToken } from "./types";
 import { useOrigin } from "./use-origin";
 
@@ -32,6 +33,7 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
   const tokens = useQuery(trpc.identities.tokens.queryOptions({ id: identity.id }));
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<AgentToken | null>(null);
+  const [configuring, setConfiguring] = useState<AgentToken | null>(null);
   const invalidate = () =>
     queryClient.invalidateQueries({ queryKey: trpc.identities.tokens.queryKey({ id: identity.id }) });
   const revoke = useMutation(
@@ -81,11 +83,9 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
                 <Th>Created</Th>
                 <Th>Last used</Th>
                 <Th>Status</Th>
-                {canWrite && (
-                  <Th>
-                    <span className="sr-only">Actions</span>
-                  </Th>
-                )}
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
               </tr>
             </thead>
             <tbody>
@@ -114,20 +114,23 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
                       <Badge tone="ok">Active</Badge>
                     )}
                   </Td>
-                  {canWrite && (
-                    <Td className="text-right">
-                      {!t.revokedAt && (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          aria-label={`Revoke ${t.name}`}
-                          onClick={() => setRevoking(t)}
-                        >
-                          Revoke
-                        </Button>
-                      )}
-                    </Td>
-                  )}
+                  <Td className="whitespace-nowrap text-right">
+                    {!t.revokedAt && (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-label={`Client configuration for ${t.name}`}
+                        onClick={() => setConfiguring(t)}
+                      >
+                        Client configuration
+                      </Button>
+                    )}
+                    {canWrite && !t.revokedAt && (
+                      <Button size="sm" variant="ghost" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
+                        Revoke
+                      </Button>
+                    )}
+                  </Td>
                 </tr>
               ))}
             </tbody>
@@ -141,6 +144,21 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
           onCreated={invalidate}
           onClose={() => setCreating(false)}
         />
+      )}
+      {configuring && (
+        <Dialog open wide onClose={() => setConfiguring(null)} title={`Connect a client with “${configuring.name}”`}>
+          <div className="space-y-4">
+            <p className="text-sm" data-testid="token-placeholder-note">
+              A token’s secret is shown only once, when it is created. Paste the one you kept for “{configuring.name}”
+              (it starts <code className="font-mono">{configuring.prefix}</code>) in place of{" "}
+              <code className="font-mono">{TOKEN_PLACEHOLDER}</code>; lost it? Create a new token and revoke this one.
+            </p>
+            <ClientConfigTabs endpoint={`${origin}/mcp`} token={TOKEN_PLACEHOLDER} identityName={identity.name} />
+            <div className="flex justify-end">
+              <Button onClick={() => setConfiguring(null)}>Done</Button>
+            </div>
+          </div>
+        </Dialog>
       )}
       <ConfirmDialog
         open={Boolean(revoking)}

@@ -29,7 +29,7 @@ export function ClientConfigTabs({
       <div className="space-y-2" data-testid="client-config">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-sm text-muted">{shown.where}</p>
-          <CopyButton value={shown.text} label={`Copy ${shown.label} configuration`} />
+          <CopyButton value={shown.text} label={shown.copyLabel} />
         </div>
         {/* Wrapped rather than scrolled, so the panel (already a Tab stop) reads it all. */}
         <pre className="max-h-72 overflow-y-auto whitespace-pre-wrap break-all rounded-md border border-border bg-surface-2 px-3 py-2 font-mono text-xs">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientConfigs, curlListTools, serverKey } from "./client-configs";
+import { clientConfigs, curlListTools, serverKey, TOKEN_PLACEHOLDER } from "./client-configs";
 
 const input = {
   endpoint: "https://qm.example.com/mcp",
@@ -31,5 +31,16 @@ describe("client configurations", () => {
     expect(line).not.toContain("\n");
     expect(line).toContain('-H "Authorization: Bearer qm_agent_abc123"');
     expect(line).toContain('"method":"tools/list"');
+  });
+
+  it("labels each copy button for what it copies: a configuration, or the curl command", () => {
+    const labels = Object.fromEntries(clientConfigs(input).map((c) => [c.form, c.copyLabel]));
+    expect(labels.curl).toBe("Copy curl command");
+    expect(labels.cursor).toBe("Copy Cursor configuration");
+  });
+
+  it("takes the placeholder for a token whose secret is gone, in every form", () => {
+    for (const c of clientConfigs({ ...input, token: TOKEN_PLACEHOLDER }))
+      expect(c.text, c.form).toContain(`Bearer ${TOKEN_PLACEHOLDER}`);
   });
 });

@@ -6,12 +6,20 @@
  */
 export type ClientForm = "generic" | "claude" | "cursor" | "vscode" | "curl";
 
+/**
+ * In place of a token whose secret is not shown any more (any token but one just created):
+ * the configuration is the same, the operator pastes the secret they kept.
+ */
+export const TOKEN_PLACEHOLDER = "<agent-token>";
+
 export interface ClientConfig {
   form: ClientForm;
   label: string;
   /** Where the client reads it from. */
   where: string;
   text: string;
+  /** The copy button's words. */
+  copyLabel: string;
 }
 
 /** A server key clients accept in their maps: lower-case letters, digits and dashes. */
@@ -46,12 +54,14 @@ export function clientConfigs(input: { endpoint: string; token: string; identity
     {
       form: "generic",
       label: "Generic",
+      copyLabel: "Copy Generic configuration",
       where: "Any client that reads an mcpServers map with a URL and headers",
       text: json({ mcpServers: { [key]: { url: endpoint, headers: { Authorization: authorization } } } }),
     },
     {
       form: "claude",
       label: "Claude Desktop",
+      copyLabel: "Copy Claude Desktop configuration",
       where: "claude_desktop_config.json (Settings → Developer → Edit Config); needs Node.js for npx",
       // Claude Desktop's file starts local processes only: mcp-remote bridges to a remote
       // server. The header travels through an environment variable because Claude Desktop
@@ -70,18 +80,21 @@ export function clientConfigs(input: { endpoint: string; token: string; identity
     {
       form: "cursor",
       label: "Cursor",
+      copyLabel: "Copy Cursor configuration",
       where: "~/.cursor/mcp.json, or .cursor/mcp.json in a project",
       text: json({ mcpServers: { [key]: { url: endpoint, headers: { Authorization: authorization } } } }),
     },
     {
       form: "vscode",
       label: "VS Code",
+      copyLabel: "Copy VS Code configuration",
       where: ".vscode/mcp.json in a workspace (or MCP: Open User Configuration)",
       text: json({ servers: { [key]: { type: "http", url: endpoint, headers: { Authorization: authorization } } } }),
     },
     {
       form: "curl",
       label: "curl",
+      copyLabel: "Copy curl command",
       where: "A shell: lists the Tools this identity holds",
       text: curlListTools(endpoint, token),
     },

@@ -4,21 +4,43 @@ import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { Button } from "./button";
 
+/**
+ * Copies `value`, then says so for two seconds — or, when the browser refused the
+ * clipboard (no permission, not a secure origin), says to select the text instead, rather
+ * than confirming a copy that did not happen. The outcome is announced politely too.
+ */
 export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   return (
-    <Button
-      size="sm"
-      variant="secondary"
-      onClick={async () => {
-        await navigator.clipboard?.writeText(value).catch(() => {});
-        setCopied(true);
-        setTimeout(() => setCopied(false), 2000);
-      }}
-    >
-      {copied ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
-      {copied ? "Copied" : label}
-    </Button>
+    <>
+      <Button
+        size="sm"
+        variant="secondary"
+        onClick={async () => {
+          let copied = false;
+          try {
+            if (navigator.clipboard) {
+              await navigator.clipboard.writeText(value);
+              copied = true;
+            }
+          } catch {
+            copied = false;
+          }
+          setState(copied ? "copied" : "failed");
+          setTimeout(() => setState("idle"), copied ? 2000 : 4000);
+        }}
+      >
+        {state === "copied" ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
+        {state === "copied" ? "Copied" : state === "failed" ? "Not copied: select the text" : label}
+      </Button>
+      <span role="status" className="sr-only">
+        {state === "copied"
+          ? "Copied to the clipboard"
+          : state === "failed"
+            ? "Not copied; select the text and copy it"
+            : ""}
+      </span>
+    </>
   );
 }
 
