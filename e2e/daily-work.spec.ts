@@ -57,11 +57,40 @@ test("an operator creates a token and copies a client configuration that lists t
   await expect(dialog.getByTestId("client-config")).toContainText(
     `curl -sS ${baseURL}/mcp -H "Authorization: Bearer ${token}"`,
   );
+  await dialog.getByRole("button", { name: "Copy curl command" }).click();
+  await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`Bearer ${token}`);
   await dialog.getByRole("button", { name: "Done" }).click();
 
   // The token's prefix, with one ellipsis.
-  const prefix = page.getByTestId("agent-token-row").getByText(/^qm_agent_/);
+  const row = page.getByTestId("agent-token-row");
+  const prefix = row.getByText(/^qm_agent_/);
   await expect(prefix).toHaveText(/^qm_agent_[\w-]{6}…$/);
+
+  // Later, any token offers the same snippets: a placeholder where the secret was, never the secret.
+  await row.getByRole("button", { name: "Client configuration for cursor on my laptop" }).click();
+  const later = page.getByRole("dialog");
+  await expect(later.getByTestId("token-placeholder-note")).toContainText((await prefix.textContent()) ?? "");
+  await later.getByRole("tab", { name: "VS Code" }).click();
+  await later.getByRole("button", { name: "Copy VS Code configuration" }).click();
+  await expect(later.getByRole("button", { name: "Copied" })).toBeVisible();
+  const vscode = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+  expect(Object.values(vscode.servers)[0]).toMatchObject({
+    type: "http",
+    url: `${baseURL}/mcp`,
+    headers: { Authorization: "Bearer <agent-token>" },
+  });
+  expect(await later.textContent()).not.toContain(token);
+
+  // The demo's own token, created by the seed, has them too.
+  await page.goto("/agents");
+  await page.getByRole("link", { name: "Research agent (demo)" }).click();
+  await page.getByRole("tab", { name: /Tokens/ }).click();
+  await page
+    .getByRole("button", { name: /^Client configuration for / })
+    .first()
+    .click();
+  await expect(page.getByRole("dialog").getByTestId("client-config")).toContainText("Bearer <agent-token>");
 });
 
 test("an operator filters the catalog to Not offerable and sees the offending argument on the Tool's page", async ({
@@ -149,13 +178,30 @@ test("an operator tests a Connection before adding it, lands on its first check 
   await expect(tested).toContainText("lookup_order");
   await expect(tested).toContainText("Nothing was saved");
 
+  // The dialog opens on its first field, not on Close.
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "Add MCP Connection" }).first().click();
+  await expect(dialog.getByLabel("Name")).toBeFocused();
+
+  // A taken name is caught by the test, under the field and without the API's "name:" prefix.
+  await dialog.getByLabel("Name").fill("Team wiki (demo)");
+  await dialog.getByLabel("URL").fill(server.url);
+  await dialog.getByRole("button", { name: "Test connection" }).click();
+  await expect(tested).toContainText("The first page lists 2 Tools");
+  const nameError = dialog.getByRole("alert").filter({ hasText: "already exists" });
+  await expect(nameError).toHaveText('A Source named "Team wiki (demo)" already exists; choose another name.');
+
   const name = `Orders ${suffix()}`;
   await dialog.getByLabel("Name").fill(name);
+  await expect(nameError).toHaveCount(0);
   await dialog.getByRole("button", { name: "Add MCP Connection" }).click();
   await expect(page).toHaveURL(/\/tools\/sources\/[\w-]+\?created=1$/);
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await expect(page.getByTestId("source-created")).toBeVisible();
   await expect(page.getByTestId("catalog-state")).toContainText("OK", { timeout: 30_000 });
+  // The callout's words follow the check: no "is listing" once it has finished.
+  await expect(page.getByTestId("source-created-next")).toContainText("Its first check found 3 Tools.");
+  await expect(page.getByTestId("source-created-next")).not.toContainText("is listing");
   await expect(page.getByTestId("check-row").first()).toContainText("On creation");
   // The history charts the check: 3 Tools on the Tools chart.
   await expect(page.getByTestId("chart-tools")).toContainText("latest 3");
@@ -201,7 +247,11 @@ test("an operator tries a Tool as an identity and sees its result and the JSON-R
   await expect(exchange).toContainText('"method": "tools/call"');
   await expect(exchange).toContainText('"result"');
 
-  // The call is recorded.
+  // The call is recorded, and the call log marks it as a console try, not the agent's own.
   await page.goto("/settings/audit-log?action=tool.try");
   await expect(page.getByTestId("audit-row").first()).toContainText("echo");
+  await page.goto("/tools/calls");
+  const call = page.getByTestId("call-row").filter({ hasText: "Research agent (demo)" }).first();
+  await expect(call).toContainText("echo");
+  await expect(call.getByText("Console try")).toBeVisible();
 });

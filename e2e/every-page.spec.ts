@@ -6,34 +6,26 @@
 
 import type { Page } from "@playwright/test";
 import { NAV } from "@/components/layout/nav";
-import { expect, saveScreenshot, seriousA11yViolations, test } from "./fixtures";
-
-async function query<T>(page: Page, procedure: string, input: unknown): Promise<T> {
-  const res = await page.request.get(
-    `/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
-  );
-  expect(res.status(), `${procedure}: ${await res.text()}`).toBe(200);
-  return (await res.json()).result.data.json as T;
-}
+import { expect, saveScreenshot, seriousA11yViolations, test, trpcQuery } from "./fixtures";
 
 /** The console's pages: every navigation entry and one of each detail page, from the demo. */
 async function everyPage(page: Page): Promise<{ name: string; href: string }[]> {
   const pages = NAV.flatMap((s) => s.items).map((i) => ({ name: i.href.slice(1).replaceAll("/", "-"), href: i.href }));
-  const sources = await query<{ id: string; name: string }[]>(page, "sources.list", {});
+  const sources = await trpcQuery<{ id: string; name: string }[]>(page, "sources.list", {});
   const wiki = sources.find((s) => s.name === "Team wiki (demo)") ?? sources[0];
   if (wiki) pages.push({ name: "source", href: `/tools/sources/${wiki.id}` });
-  const tools = await query<{ items: { id: string }[] }>(page, "catalog.listTools", { search: "refund_payment" });
+  const tools = await trpcQuery<{ items: { id: string }[] }>(page, "catalog.listTools", { search: "refund_payment" });
   if (tools.items[0]) pages.push({ name: "tool", href: `/tools/catalog/${tools.items[0].id}` });
-  const identities = await query<{ id: string; name: string }[]>(page, "identities.list", {});
+  const identities = await trpcQuery<{ id: string; name: string }[]>(page, "identities.list", {});
   const research = identities.find((i) => i.name === "Research agent (demo)") ?? identities[0];
   if (research) pages.push({ name: "identity", href: `/agents/${research.id}` });
-  const scopes = await query<{ id: string }[]>(page, "scopes.list", undefined);
+  const scopes = await trpcQuery<{ id: string }[]>(page, "scopes.list", undefined);
   const scope = scopes[0];
   if (scope) {
     pages.push({ name: "scope", href: `/memory/scopes/${scope.id}` });
-    const hits = await query<{ hits: { id: string }[] }>(page, "memories.search", { scopeId: scope.id, limit: 1 });
+    const hits = await trpcQuery<{ hits: { id: string }[] }>(page, "memories.search", { scopeId: scope.id, limit: 1 });
     if (hits.hits[0]) pages.push({ name: "memory", href: `/memory/memories/${hits.hits[0].id}` });
-    const threads = await query<{ items: { id: string }[] }>(page, "threads.list", { scopeId: scope.id, limit: 1 });
+    const threads = await trpcQuery<{ items: { id: string }[] }>(page, "threads.list", { scopeId: scope.id, limit: 1 });
     if (threads.items[0]) pages.push({ name: "thread", href: `/memory/threads/${threads.items[0].id}` });
   }
   return pages;

@@ -13,6 +13,15 @@ export async function trpc(page: Page, procedure: string, input: unknown) {
   return (await res.json()).result.data.json;
 }
 
+/** Reads a tRPC query as the page's signed-in user, expecting success. */
+export async function trpcQuery<T>(page: Page, procedure: string, input: unknown): Promise<T> {
+  const res = await page.request.get(
+    `/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
+  );
+  expect(res.status(), `${procedure}: ${await res.text()}`).toBe(200);
+  return (await res.json()).result.data.json as T;
+}
+
 export function demoAdmin(): { email: string; password: string } {
   return JSON.parse(readFileSync(path.resolve(".data-e2e", "demo-admin.json"), "utf8"));
 }

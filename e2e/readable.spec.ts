@@ -5,7 +5,7 @@
  * passed while the catalog's rows filled half a phone with names cut to one letter.
  */
 import type { Locator, Page } from "@playwright/test";
-import { expect, saveScreenshot, test } from "./fixtures";
+import { expect, saveScreenshot, test, trpcQuery } from "./fixtures";
 
 /** A name cut shorter than this is not readable. */
 const MIN_CHARS = 8;
@@ -56,7 +56,8 @@ async function noHorizontalScroll(page: Page) {
 async function open(page: Page, href: string, rows: string) {
   await page.goto(href);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await expect(page.getByTestId(rows).first()).toBeVisible();
+  // Generous: two shared vCPUs under load take a while to first render a page.
+  await expect(page.getByTestId(rows).first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText("Loading rows")).toBeHidden();
 }
 
@@ -81,7 +82,9 @@ for (const width of [390, 1440]) {
     await saveScreenshot(page, `readable-${width}-catalog`);
 
     // Memories: the search box takes a real query, a hit's title and score are in view.
-    await open(page, "/memory/memories", "memory-hit");
+    const scopes: { id: string; name: string }[] = await trpcQuery(page, "scopes.list", undefined);
+    const team = scopes.find((s) => s.name === "platform-team");
+    await open(page, `/memory/memories?scope=${team?.id}`, "memory-hit");
     const box = await page.getByLabel("Search memories").boundingBox();
     expect(box?.width ?? 0, "the search box").toBeGreaterThanOrEqual(Math.min(300, width - 60));
     await page.getByLabel("Search memories").fill("payments-api webhook signing secret");
@@ -102,7 +105,7 @@ for (const width of [390, 1440]) {
     await saveScreenshot(page, `readable-${width}-memories`);
 
     // Proposals: a row's rationale reads as more than a word; a tap brings its detail into view.
-    await open(page, "/memory/proposals", "proposal-row");
+    await open(page, `/memory/proposals?scope=${team?.id}`, "proposal-row");
     const rows = page.getByTestId("proposal-row");
     await expectReadable(page, rows.first().locator("p").first(), "a proposal", width === 390 ? 30 : 50);
     await rows.nth(2).locator("p").first().click();
@@ -115,8 +118,7 @@ for (const width of [390, 1440]) {
     // Agent Identities and one identity's Lost recently (gains included: a fresh demo has lost nothing yet).
     await open(page, "/agents", "identity-row");
     await expectReadable(page, page.getByTestId("identity-row").first().getByRole("link").first(), "an identity");
-    const res = await page.request.get(`/api/trpc/identities.list?input=${encodeURIComponent('{"json":{}}')}`);
-    const identities: { id: string; name: string }[] = (await res.json()).result.data.json;
+    const identities: { id: string; name: string }[] = await trpcQuery(page, "identities.list", {});
     const research = identities.find((i) => i.name === "Research agent (demo)") ?? identities[0];
     expect(research).toBeDefined();
     await open(page, `/agents/${research?.id}?tab=lost&show=all`, "change-row");

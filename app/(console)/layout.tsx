@@ -2,14 +2,18 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { CurrentUserProvider } from "@/components/layout/current-user";
+import { signInFor } from "@/components/layout/return-to";
 import { Sidebar } from "@/components/layout/sidebar";
+import { REQUEST_PATH_HEADER } from "@/server/http/request-path";
 import { sessionActor } from "@/server/trpc/context";
 
 export const dynamic = "force-dynamic";
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
-  const actor = await sessionActor(await headers());
-  if (actor?.kind !== "user") redirect("/sign-in");
+  const requestHeaders = await headers();
+  const actor = await sessionActor(requestHeaders);
+  // Back to the page asked for after signing in (a deep link to a Source, say).
+  if (actor?.kind !== "user") redirect(signInFor(requestHeaders.get(REQUEST_PATH_HEADER)));
   return (
     <div className="flex min-h-screen flex-col md:flex-row">
       <a

@@ -1,14 +1,21 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { RETURN_PARAM, safeReturnPath } from "@/components/layout/return-to";
 import { SignInForm } from "@/components/layout/sign-in-form";
 import { sessionActor } from "@/server/trpc/context";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage() {
-  if (await sessionActor(await headers())) redirect("/tools/catalog");
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[]>>;
+}) {
+  const asked = (await searchParams)[RETURN_PARAM];
+  const next = safeReturnPath(typeof asked === "string" ? asked : null);
+  if (await sessionActor(await headers())) redirect(next);
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">
@@ -20,7 +27,7 @@ export default async function SignInPage() {
             <p className="text-sm text-muted">The control plane for your agents' tools and memory.</p>
           </div>
         </div>
-        <SignInForm />
+        <SignInForm next={next} />
       </div>
     </main>
   );

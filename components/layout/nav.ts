@@ -1,8 +1,10 @@
-import type { Role } from "@/server/roles";
+import { type Role, roleAllows } from "@/server/roles";
 
 export interface NavItem {
   href: string;
   label: string;
+  /** The role its page needs; shown only to roles that may open it (everyone when absent). */
+  role?: Role;
 }
 export interface NavSection {
   label: string;
@@ -33,9 +35,16 @@ export const NAV: NavSection[] = [
   {
     label: "Settings",
     items: [
-      { href: "/settings/users", label: "Users" },
-      { href: "/settings/api-keys", label: "API keys" },
+      { href: "/settings/users", label: "Users", role: "admin" },
+      { href: "/settings/api-keys", label: "API keys", role: "admin" },
       { href: "/settings/audit-log", label: "Audit log" },
     ],
   },
 ];
+
+/** The navigation as a role sees it: no entry that would only answer "not allowed". */
+export function navFor(role: Role): NavSection[] {
+  return NAV.map((s) => ({ ...s, items: s.items.filter((i) => !i.role || roleAllows(role, i.role)) })).filter(
+    (s) => s.items.length > 0 && (!s.roles || s.roles.includes(role)),
+  );
+}

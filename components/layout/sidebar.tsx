@@ -7,7 +7,7 @@ import { useState } from "react";
 import { ROLE_DESCRIPTIONS, type Role } from "@/server/roles";
 import { cn } from "../ui/cn";
 import { authClient } from "./auth-client";
-import { NAV } from "./nav";
+import { navFor } from "./nav";
 import { ThemeToggle } from "./theme";
 
 const ICONS = { Tools: Wrench, Agents: Boxes, Memory: Brain, Settings } as const;
@@ -46,7 +46,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: R
       </div>
       <div id="console-navigation" className={cn("min-h-0 flex-1 flex-col md:flex", open ? "flex" : "hidden")}>
         <nav aria-label="Main" className="flex-1 overflow-y-auto px-2 pb-4">
-          {NAV.map((section) => {
+          {navFor(user.role).map((section) => {
             const Icon = ICONS[section.label as keyof typeof ICONS];
             return (
               <div key={section.label} className="mt-3">

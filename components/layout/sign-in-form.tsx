@@ -7,7 +7,8 @@ import { Card } from "../ui/card";
 import { Field, Input } from "../ui/field";
 import { authClient } from "./auth-client";
 
-export function SignInForm() {
+/** `next`: where to go once signed in, already checked to be a console page (return-to.ts). */
+export function SignInForm({ next }: { next: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -30,7 +31,7 @@ export function SignInForm() {
       );
       return;
     }
-    router.replace("/tools/catalog");
+    router.replace(next);
     router.refresh();
   }
 

@@ -46,12 +46,18 @@ export function AddConnectionDialog({
     }),
   );
   const test = useMutation(trpc.sources.testConnection.mutationOptions());
+  const [typedName, setTypedName] = useState("");
   const server = fieldErrors(create.error, FIELDS);
-  const errorOf = (field: ConnectionField) => problems[field] ?? server.of(field);
+  const errorOf = (field: ConnectionField) =>
+    problems[field] ??
+    server.of(field) ??
+    // The test's word on the name holds only for the name it was given.
+    (field === "name" && test.variables?.name === typedName ? (test.data?.nameTaken ?? null) : null);
 
   function close() {
     create.reset();
     test.reset();
+    setTypedName("");
     setRows([]);
     setProblems({});
     onClose();
@@ -86,7 +92,8 @@ export function AddConnectionDialog({
   function runTest() {
     // A test needs only where and how to connect; the name can wait.
     const values = read(["url", "headers"]);
-    if (values) test.mutate({ url: values.url, headers: values.headers });
+    // With a name typed, the test also says whether it is free, before anything is saved.
+    if (values) test.mutate({ url: values.url, headers: values.headers, name: values.name.trim() || undefined });
   }
 
   return (
@@ -98,7 +105,16 @@ export function AddConnectionDialog({
     >
       <form ref={form} onSubmit={submit} className="space-y-4" noValidate>
         <Field label="Name" hint="Up to 100 characters, unique across Sources." error={errorOf("name")}>
-          {(p) => <Input {...p} name="name" required maxLength={100} autoComplete="off" />}
+          {(p) => (
+            <Input
+              {...p}
+              name="name"
+              required
+              maxLength={100}
+              autoComplete="off"
+              onChange={(e) => setTypedName(e.target.value.trim())}
+            />
+          )}
         </Field>
         <Field label="URL" hint="The server’s Streamable HTTP endpoint." error={errorOf("url")}>
           {(p) => (

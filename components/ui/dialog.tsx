@@ -5,6 +5,9 @@ import { type ReactNode, useEffect, useRef } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
 
+const FIRST_FIELD =
+  "input:not([type=hidden]):not([disabled]):not([readonly]), select:not([disabled]), textarea:not([disabled]):not([readonly])";
+
 /**
  * A modal on the native <dialog> element: focus trapping, Escape and the inert
  * background come from the browser, not from script.
@@ -26,10 +29,16 @@ export function Dialog({
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // The browser focuses the first focusable element, the header's Close: a form's first
+      // field is where the user starts. A dialog without a field keeps the browser's choice.
+      if (document.activeElement === closeRef.current) dialog.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
@@ -52,6 +61,7 @@ export function Dialog({
               {description && <p className="mt-1 text-sm text-muted">{description}</p>}
             </div>
             <button
+              ref={closeRef}
               type="button"
               onClick={onClose}
               className="rounded p-1 text-muted hover:bg-surface-2 hover:text-fg"

@@ -6,6 +6,7 @@ import {
   useId,
 } from "react";
 import { cn } from "./cn";
+import { withoutFieldPrefix } from "./field-message";
 
 const control =
   "block w-full rounded-md border border-border bg-surface px-3 py-2 text-sm text-fg placeholder:text-muted focus-visible:outline-2 focus-visible:outline-focus aria-[invalid=true]:border-danger";
@@ -55,7 +56,7 @@ export function Field({
       )}
       {error && (
         <p id={errorId} role="alert" className="text-xs font-medium text-danger">
-          {error}
+          {withoutFieldPrefix(error)}
         </p>
       )}
     </div>

@@ -12,6 +12,7 @@ import { isDraining } from "../instance";
 import { log } from "../log";
 import { type BodyLimit, BoundedIncomingMessage, bodyLimitFor, writeTooLarge } from "./body-limits";
 import { resolveClient } from "./client-address";
+import { REQUEST_PATH_HEADER } from "./request-path";
 import { contentSecurityPolicy, newNonce, securityHeaders } from "./security-headers";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -59,6 +60,8 @@ export function createFrontServer(handle: NodeHandler, options: FrontOptions): h
     res.setHeader("x-request-id", requestId);
     const started = performance.now();
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
+    // The console's layout cannot see the address it renders; sign-in brings the user back to it.
+    req.headers[REQUEST_PATH_HEADER] = req.url ?? "/";
 
     // Draining after SIGTERM: every answer closes its connection, so no proxy holds one to
     // reuse once the listener is gone (a request sent on it then would be lost).

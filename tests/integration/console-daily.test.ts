@@ -108,6 +108,14 @@ describe("adding a Connection", () => {
     expect(server.requests.filter((r) => r.rpcMethod === "tools/list").length).toBeLessThanOrEqual(2);
     expect({ sources: await db.source.count(), checks: await db.catalogCheck.count() }).toEqual(before);
 
+    // A name another Source has is reported by the test, before saving would refuse it; the check still ran.
+    const existing = await api.sources.createMcpConnection({ name: `taken-${Date.now()}`, url: server.url });
+    const named = await api.sources.testConnection({ url: server.url, name: existing.name.toUpperCase() });
+    expect(named).toMatchObject({ ok: true, firstPageTools: 3 });
+    expect(named.nameTaken).toMatch(/^name: a Source named ".+" already exists; choose another name\.$/);
+    expect((await api.sources.testConnection({ url: server.url, name: `free-${Date.now()}` })).nameTaken).toBeNull();
+    expect(tested.nameTaken).toBeNull();
+
     const one = await startRawServer(paged(all.slice(0, 2), 3));
     servers.push(one);
     expect(await api.sources.testConnection({ url: one.url })).toMatchObject({
@@ -225,11 +233,14 @@ describe("trying a Tool from the console", () => {
     // The call log has each try as the identity's call, as /mcp records an agent's.
     await flushCallLog();
     const logged = await api.calls.list({ identityId: holder.id });
-    expect(logged.items.map((c) => [c.toolName, c.outcome, c.tokenId])).toContainEqual([
+    expect(logged.items.map((c) => [c.toolName, c.outcome, c.tokenId, c.tried])).toContainEqual([
       lookup.modelFacingName,
       "ok",
       "console",
+      true,
     ]);
+    // Each try is marked, so it never passes for the agent's own call.
+    expect(logged.items.every((c) => c.tried)).toBe(true);
 
     const viewer = callerFor((await makeUser("viewer")).actor);
     await expect(viewer.catalog.tryTool({ toolId: lookup.id, identityId: holder.id, arguments: {} })).rejects.toThrow();

@@ -94,5 +94,8 @@ export const ZChecksInput = z.object({
 });
 
 /** "Test connection": what a new MCP Connection would be reached with, before it is saved. */
-export const ZTestConnectionInput = ZCreateMcpConnectionInput.pick({ url: true, headers: true });
+// The name, when the form has one, is checked too: a taken name is caught before saving.
+export const ZTestConnectionInput = ZCreateMcpConnectionInput.pick({ url: true, headers: true }).extend({
+  name: ZCreateMcpConnectionInput.shape.name.optional(),
+});
 export type TTestConnectionInput = z.input<typeof ZTestConnectionInput>;

@@ -25,13 +25,19 @@ import {
 import { checkConnectionUrl } from "./url-policy";
 import { SOURCE_PUBLIC, type SourceRow, sourceView } from "./view";
 
-async function assertNameFree(name: string, exceptId?: string) {
+/** Why a Source may not take this name (another has it, in any case), or null when it is free. */
+export async function sourceNameTaken(name: string, exceptId?: string): Promise<string | null> {
   const db = await getDb();
   const taken = await db.source.findFirst({
     where: { name: { equals: name, mode: "insensitive" }, id: exceptId ? { not: exceptId } : undefined },
     select: { id: true },
   });
-  if (taken) throw new DomainError("CONFLICT", `name: a Source named "${name}" already exists.`, { field: "name" });
+  return taken ? `name: a Source named "${name}" already exists; choose another name.` : null;
+}
+
+async function assertNameFree(name: string, exceptId?: string) {
+  const taken = await sourceNameTaken(name, exceptId);
+  if (taken) throw new DomainError("CONFLICT", taken, { field: "name" });
 }
 
 export async function createMcpConnection(actor: Actor, raw: TCreateMcpConnectionInput) {

@@ -12,12 +12,13 @@ import type { PublishedTool } from "../catalog/validate-tool";
 import { parseInput } from "../validation";
 import { loadUrlPolicy } from "./network-policy";
 import { type TTestConnectionInput, ZTestConnectionInput } from "./schemas";
+import { sourceNameTaken } from "./sources";
 import { checkConnectionUrl } from "./url-policy";
 
 // A page may hold thousands of Tools; the answer names this many, and counts the rest.
 const TOOLS_NAMED = 50;
 
-export type TestConnectionResult =
+export type TestConnectionResult = (
   | {
       ok: true;
       ms: number;
@@ -27,13 +28,18 @@ export type TestConnectionResult =
       morePages: boolean;
       tools: { name: string; title: string | null; description: string; compatible: boolean }[];
     }
-  | { ok: false; ms: number; failure: { code: string; message: string; details: Record<string, unknown> } };
+  | { ok: false; ms: number; failure: { code: string; message: string; details: Record<string, unknown> } }
+) & {
+  /** Why the name given cannot be saved (another Source has it), or null; saving would refuse it. */
+  nameTaken: string | null;
+};
 
 export async function testConnection(actor: Actor, raw: TTestConnectionInput): Promise<TestConnectionResult> {
   requireRole(actor, "operator");
   const input = parseInput(ZTestConnectionInput, raw);
   const policy = await loadUrlPolicy();
   const url = checkConnectionUrl(input.url, policy);
+  const nameTaken = input.name?.trim() ? await sourceNameTaken(input.name.trim()) : null;
   const started = performance.now();
   const stop = new AbortController();
   let first: PublishedTool[] | null = null;
@@ -52,18 +58,23 @@ export async function testConnection(actor: Actor, raw: TTestConnectionInput): P
       },
     });
     // Returned normally: the first page was the only one.
-    return result(first ?? tools, false, ms());
+    return { ...result(first ?? tools, false, ms()), nameTaken };
   } catch (error) {
     // Stopped while the next page was on its way: the server has more.
-    if (first) return result(first, true, ms());
+    if (first) return { ...result(first, true, ms()), nameTaken };
     if (!isCheckFailure(error)) throw error;
-    return { ok: false, ms: ms(), failure: { code: error.code, message: error.message, details: error.details } };
+    return {
+      ok: false,
+      ms: ms(),
+      failure: { code: error.code, message: error.message, details: error.details },
+      nameTaken,
+    };
   }
 }
 
-function result(tools: PublishedTool[], morePages: boolean, ms: number): TestConnectionResult {
+function result(tools: PublishedTool[], morePages: boolean, ms: number) {
   return {
-    ok: true,
+    ok: true as const,
     ms,
     firstPageTools: tools.length,
     morePages,
