@@ -61,7 +61,7 @@ describe("what is broken, first", () => {
     await db.source.update({ where: { id: source.id }, data: { hostSilentSince: null } });
   });
 
-  it("lists each identity's Tools lost in the last 7 days and its failing Sources", async () => {
+  it("lists each identity's Tools lost in the last 30 days (Lost recently's window) and its failing Sources", async () => {
     let tools = [simpleTool("keep"), simpleTool("drop_a"), simpleTool("drop_b")];
     const server = await serve(() => tools);
     const { api, source } = await connectionTo(server.url, { name: `Lossy ${Date.now()}` });

@@ -84,6 +84,22 @@ describe("demo memory", () => {
     const history = await listFacts(SYSTEM, { scopeId: platform.id, subject: "payments-api on-call", range: {} });
     expect(history.items).toHaveLength(4);
 
+    // Junk beside the answer ranks after every memory that matches the question itself, and
+    // the consolidator proposes discarding it (issue 30: "ok" ranked third, all from context).
+    const question = "how do we rotate the payments-api webhook signing secret?";
+    const ranked = (await searchMemories(SYSTEM, { scopeId: platform.id, query: question, limit: 50 })).hits;
+    const own = (h: (typeof ranked)[number]) => h.signals.fulltext + h.signals.trigram + h.signals.vector > 0;
+    expect(ranked[0]?.body).toMatch(/webhook/i);
+    const firstContextOnly = ranked.findIndex((h) => !own(h));
+    if (firstContextOnly >= 0) expect(ranked.slice(firstContextOnly).every((h) => !own(h))).toBe(true);
+    const ok = await db.memory.findFirst({ where: { scopeId: platform.id, body: "ok" }, select: { id: true } });
+    expect(ok).not.toBeNull();
+    const okAt = ranked.findIndex((h) => h.id === ok?.id);
+    const matching = ranked.filter(own).length;
+    expect(matching).toBeGreaterThan(2);
+    if (okAt >= 0) expect(okAt).toBeGreaterThanOrEqual(matching);
+    expect(pending.some((p) => p.kind === "discard" && p.memoryIds.includes(ok?.id ?? ""))).toBe(true);
+
     // A second run (a restart) adds nothing.
     await seedMemoryDemo({ writer: writer.id, reader: reader.id });
     expect((await listScopes(SYSTEM)).find((s) => s.name === DEMO_SCOPE)?.memories).toBe(platform.memories);

@@ -7,7 +7,8 @@
  *   memories no word matched are found by it alone;
  * - vector: cosine similarity of embeddings, when an embeddings provider is configured;
  * - context: memories written next to a strong hit in the same episode (one author, close in
- *   time) borrow part of its score — an answer often sits beside the words that find it;
+ *   time) borrow part of its score — an answer often sits beside the words that find it — but
+ *   one that matched nothing itself ranks after every memory that did (byRank);
  * - time: a date the query mentions favours memories that happened then.
  * See docs/decisions/0009-memory.md for the measurements behind the weights.
  */
@@ -312,6 +313,17 @@ interface Scored {
   id: string;
   score: number;
   signals: SearchHit["signals"];
+  /** It matched the query itself (words, spelling or meaning), not only through its episode. */
+  own?: boolean;
+}
+
+/**
+ * Best first, with every memory that matched the query itself ahead of those found only
+ * beside a hit: a memory with no word of the query ("ok", written next to the answer) must
+ * not outrank one that has them, however strong the episode it borrows from.
+ */
+export function byRank(a: Scored, b: Scored): number {
+  return Number(Boolean(b.own)) - Number(Boolean(a.own)) || b.score - a.score || a.id.localeCompare(b.id);
 }
 
 /** Fuses the signals of the candidates and their neighbours into one ranked list. */
@@ -357,6 +369,7 @@ function fuse(candidates: Candidate[], neighbours: Neighbour[], time: TimeRange 
     return {
       id: c.id,
       score,
+      own: base(c) > 0,
       signals: {
         fulltext: c.fulltext,
         trigram: RANKING.trigram * c.trigram,
@@ -462,7 +475,7 @@ async function search(actor: Actor, input: SearchFilters, page: SearchPage): Pro
       .slice(0, RANKING.contextSeeds)
       .map((c) => c.id);
     const neighbours = await episodeNeighbours(filters, seeds);
-    const all = fuse(candidates, neighbours, time).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    const all = fuse(candidates, neighbours, time).sort(byRank);
     total = all.length;
     ranked = all.slice(page.offset, page.offset + page.limit);
   }
