@@ -89,3 +89,12 @@ test("the identities list counts losses over the same window as Lost recently, u
   await page.getByRole("tab", { name: /Lost recently/ }).click();
   await expect(page.getByTestId("lost-summary")).toContainText("in the last 30 days");
 });
+
+test("an identity holding a failing Source reads Degraded with the Source named, not OK", async ({ page }) => {
+  await page.goto("/agents");
+  const row = page.getByTestId("identity-row").filter({ hasText: "Research agent (demo)" });
+  await expect(row.getByTestId("identity-degraded")).toContainText("Degraded: Team wiki (demo) failing");
+  await row.getByRole("link", { name: "Research agent (demo)" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Research agent (demo)" })).toBeVisible();
+  await expect(page.getByTestId("identity-degraded")).toContainText("Team wiki (demo)");
+});

@@ -216,7 +216,7 @@ export function IdentitiesPage() {
                   )}
                 </Td>
                 <Td>
-                  <IdentityStateBadge state={i.state} />
+                  <IdentityStateBadge state={i.state} failingSources={i.failingSources.map((f) => f.name)} />
                 </Td>
               </tr>
             ))}

@@ -93,7 +93,10 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
         title={identity.name}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            <IdentityStateBadge state={identity.state} />
+            <IdentityStateBadge
+              state={identity.state}
+              failingSources={identity.sources.filter((s) => s.failing).map((s) => s.name)}
+            />
             {identity.description && <span>{identity.description}</span>}
           </span>
         }

@@ -150,7 +150,11 @@ describe("catalog Tool calls at /mcp", () => {
     await a.server.close();
     expect((await api.sources.checkNow({ id: a.source.id })).status).toBe("failed");
     const down = (await client.callTool({ name: "down", arguments: { query: "q" } })) as CallToolResult;
-    expect(text(down)).toMatch(/^SOURCE_UNREACHABLE: .* Its Source ".*" has failed its catalog checks since \d{4}-/);
+    // A time a person and a model can read, and what the agent can do next; no raw timestamp.
+    expect(text(down)).toMatch(
+      /^SOURCE_UNREACHABLE: .* Its Source ".*" has failed its catalog checks since \d{4}-\d\d-\d\d \d\d:\d\d UTC \((\d+ seconds? ago|just now)\) \(CATALOG_[A-Z_]+\)\. Use another Tool for now, or retry this one after its next check, due (now|\d{4}-.* UTC \(in .*\))\.$/,
+    );
+    expect(text(down)).not.toMatch(/\d{4}-\d\d-\d\dT/);
   });
 });
 

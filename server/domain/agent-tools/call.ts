@@ -19,6 +19,7 @@ import { checkToolArguments } from "./argument-check";
 import { callHostTool } from "./host-calls";
 import { servedIdentity } from "./identity";
 import { whyNotHeld } from "./not-held";
+import { readableTime } from "./readable-time";
 import { callRemoteTool } from "./remote-call";
 import { acceptToolResult, answered, type Dispatched, failedResult } from "./result";
 import { routed } from "./route-cache";
@@ -161,13 +162,24 @@ async function withSourceState(
   const db = await getDb();
   const state = await db.source.findUnique({
     where: { id: source.id },
-    select: { failingSince: true, lastFailureCode: true },
+    select: { failingSince: true, lastFailureCode: true, nextCheckAt: true, kind: true },
   });
   if (!state?.failingSince) return failure;
+  const now = new Date();
+  const next =
+    state.kind === "mcp_connection"
+      ? state.nextCheckAt && state.nextCheckAt > now
+        ? `after its next check, due ${readableTime(state.nextCheckAt, now)}`
+        : "after its next check, due now"
+      : "once its host registers again";
   return new DomainError(
     failure.code,
-    `${failure.message} Its Source "${source.name}" has failed its catalog checks since ${state.failingSince.toISOString()}${state.lastFailureCode ? ` (${state.lastFailureCode})` : ""}.`,
-    { ...failure.details, sourceFailingSince: state.failingSince.toISOString() },
+    `${failure.message} Its Source "${source.name}" has failed its catalog checks since ${readableTime(state.failingSince, now)}${state.lastFailureCode ? ` (${state.lastFailureCode})` : ""}. Use another Tool for now, or retry this one ${next}.`,
+    {
+      ...failure.details,
+      sourceFailingSince: state.failingSince.toISOString(),
+      ...(state.nextCheckAt ? { sourceNextCheckAt: state.nextCheckAt.toISOString() } : {}),
+    },
   );
 }
 
