@@ -104,7 +104,10 @@ export const CHECK_FAILURE_CODES = {
  */
 export const TOOL_CALL_FAILURE_CODES = {
   TOOL_CALL_TIMEOUT: { status: 504, doc: "The Source did not answer within the time one Tool Call may take." },
-  SOURCE_UNREACHABLE: { status: 502, doc: "The Source's server could not be reached or answered with an HTTP error." },
+  SOURCE_UNREACHABLE: {
+    status: 502,
+    doc: "The Source's server could not be reached or answered with an HTTP error. When its catalog checks fail too, the message says since when (UTC, and how long ago) and when its next check is due: use another Tool meanwhile, or retry after that check.",
+  },
   SOURCE_ADDRESS_BLOCKED: { status: 502, doc: "The Source's address is refused by the network policy." },
   REMOTE_RESPONSE_TOO_LARGE: {
     status: 502,
