@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
-import { closeDatabase, installDatabase } from "@/server/db";
+import { closeDatabase, getDb, installDatabase } from "@/server/db";
 import { consolidateScope } from "@/server/domain/memory/consolidator";
 import { eraseMemory } from "@/server/domain/memory/erase";
 import { supersedeMemory } from "@/server/domain/memory/memories";
@@ -94,5 +94,74 @@ describe("export and import", () => {
     await expect(importScope(SYSTEM, { jsonl: broken })).rejects.toMatchObject({
       message: expect.stringMatching(/line 2/),
     });
+  });
+
+  it("holds an import to the rules a scope, thread or tag created in the console is held to", async () => {
+    const scope = await makeScope();
+    await remember(scope.id, "A memory to carry the file.", { tags: ["deploys"], threads: ["runbook"] });
+    const { jsonl } = await exportScope(SYSTEM, { scopeId: scope.id });
+    const lines = jsonl
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const withLine = (type: string, change: Record<string, unknown>) =>
+      lines.map((l) => JSON.stringify(l.type === type ? { ...l, ...change } : l)).join("\n");
+    const cases: [string, string, RegExp][] = [
+      [
+        "a scope named with markup",
+        withLine("scope", { name: "<img src=x onerror=alert(1)>" }),
+        /line 1 \(name\): name may hold letters/,
+      ],
+      [
+        "a scope name starting with punctuation",
+        withLine("scope", { name: "-platform" }),
+        /line 1 \(name\): name may hold/,
+      ],
+      ["a blank scope name", withLine("scope", { name: "   " }), /line 1 \(name\): name is required/],
+      [
+        "a scope name over the limit",
+        withLine("scope", { name: "a".repeat(101) }),
+        /line 1 \(name\): name may be at most 100/,
+      ],
+      ["a blank thread name", withLine("thread", { name: " " }), /line \d+ \(name\): name is required/],
+      [
+        "a thread name over the limit",
+        withLine("thread", { name: "n".repeat(101) }),
+        /line \d+ \(name\): name may be at most 100/,
+      ],
+      [
+        "a tag over the limit",
+        withLine("memory", { tags: ["t".repeat(65)] }),
+        /line 2 \(tags\.0\): tag may be at most 64/,
+      ],
+      ["a description over the limit", withLine("scope", { description: "d".repeat(2001) }), /line 1 \(description\)/],
+    ];
+
+    // Into an installation that does not hold the scope yet, where the import would create it.
+    const original = first.current();
+    const empty = await openFromTemplate();
+    installDatabase(empty.opened);
+    try {
+      const db = await getDb();
+      for (const [what, file, message] of cases) {
+        await expect(importScope(SYSTEM, { jsonl: file }), what).rejects.toMatchObject({
+          code: "INVALID_INPUT",
+          message: expect.stringMatching(message),
+        });
+        expect(await db.scope.count(), what).toBe(0);
+        expect(await db.memory.count(), what).toBe(0);
+      }
+      // The message says what is wrong with the name, not that the line describes no scope.
+      await expect(importScope(SYSTEM, { jsonl: withLine("scope", { name: "<b>" }) })).rejects.toMatchObject({
+        message: expect.not.stringMatching(/must describe the scope/),
+      });
+      // A name the rule allows still imports, and the file as exported still does.
+      const renamed = await importScope(SYSTEM, { jsonl: withLine("scope", { name: `Imported ${scope.name}` }) });
+      expect(renamed).toMatchObject({ createdScope: true, imported: { memories: 1, threads: 1 } });
+    } finally {
+      await closeDatabase();
+      await empty.drop();
+      installDatabase(original);
+    }
   });
 });

@@ -11,6 +11,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import addFormatsModule from "ajv-formats";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
+import { in2020Dialect } from "./schema-dialect";
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM interop.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -39,7 +40,7 @@ async function validatorFor(hash: string, loadSchema: () => Promise<unknown>): P
   let compiled: ValidateFunction | null = null;
   try {
     const { $schema: _dialect, $id: _id, ...rest } = ((await loadSchema()) ?? {}) as Record<string, unknown>;
-    compiled = validatorFactory().compile(rest);
+    compiled = validatorFactory().compile(in2020Dialect(rest) as Record<string, unknown>);
   } catch (error) {
     log.warn({ err: error, definitionHash: hash }, "input schema not compilable; arguments forwarded unchecked");
   }

@@ -18,20 +18,30 @@ import { unstorableText } from "../storable-text";
 import { parseInput } from "../validation";
 import { requireScope } from "./access";
 import { indexMemories } from "./index-entries";
-import { ZImportInput, ZScopeIdInput } from "./schemas";
+import {
+  ZCreateScopeInput,
+  ZCreateThreadInput,
+  ZImportInput,
+  ZScopeIdInput,
+  ZScopeName,
+  ZTag,
+  ZThreadName,
+} from "./schemas";
 
 export const EXPORT_FORMAT = "quartermaster.scope/v1";
 
 const date = z.coerce.date();
 const maybeDate = date.nullable();
 
+// Names, descriptions and tags obey the rules the console and /mcp hold them to: an import
+// is another way to create a scope, not a way around its rules.
 const ZScopeLine = z.object({
   type: z.literal("scope"),
   format: z.literal(EXPORT_FORMAT),
   id: z.string(),
-  name: z.string().min(1).max(LIMITS.SCOPE_NAME_CHARS.value),
-  description: z.string(),
-  consolidateEverySeconds: z.number().int().min(60),
+  name: ZScopeName,
+  description: ZCreateScopeInput.shape.description,
+  consolidateEverySeconds: ZCreateScopeInput.shape.consolidateEverySeconds.unwrap(),
   createdAt: date,
 });
 const ZMemoryLine = z.object({
@@ -42,7 +52,7 @@ const ZMemoryLine = z.object({
   title: z.string(),
   bodyBytes: z.number().int().min(0).max(LIMITS.MEMORY_BODY_BYTES.value),
   contentHash: z.string().nullable(),
-  tags: z.array(z.string()),
+  tags: z.array(ZTag).max(LIMITS.MEMORY_TAGS.value),
   authorType: z.string(),
   authorId: z.string().nullable(),
   authorLabel: z.string(),
@@ -73,8 +83,8 @@ const ZFactLine = z.object({
 const ZThreadLine = z.object({
   type: z.literal("thread"),
   id: z.string(),
-  name: z.string(),
-  description: z.string(),
+  name: ZThreadName,
+  description: ZCreateThreadInput.shape.description,
   archivedAt: maybeDate,
   createdAt: date,
   updatedAt: date,
@@ -233,9 +243,10 @@ function parseJsonl(jsonl: string): Parsed {
     const result = index === 0 ? ZScopeLine.safeParse(value) : ZLine.safeParse(value);
     if (!result.success) {
       const issue = result.error.issues[0];
+      const notScope = index === 0 && (!issue?.path.length || ["type", "format"].includes(String(issue.path[0])));
       throw new DomainError(
         "INVALID_INPUT",
-        `jsonl: line ${index + 1}${issue?.path.length ? ` (${issue.path.join(".")})` : ""}: ${index === 0 ? `the first line must describe the scope (format ${EXPORT_FORMAT}); ` : ""}${issue?.message ?? "invalid"}`,
+        `jsonl: line ${index + 1}${issue?.path.length ? ` (${issue.path.join(".")})` : ""}: ${notScope ? `the first line must describe the scope (format ${EXPORT_FORMAT}); ` : ""}${issue?.message ?? "invalid"}`,
         { field: "jsonl", line: index + 1 },
       );
     }

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { Actor } from "../../actor";
 import { answered, type Dispatched, failedCall } from "../../domain/agent-tools/result";
 import { DomainError, type ErrorCode, isDomainError } from "../../errors";
+import { portableSchema } from "./portable-schema";
 
 export type AgentActor = Extract<Actor, { kind: "agent" }>;
 
@@ -63,14 +64,15 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(tool: Bui
 
 /**
  * JSON Schema of a zod schema as MCP carries it: 2020-12 (MCP's default dialect) without
- * a `$schema` member, since clients on draft-07 validators refuse an unknown meta-schema.
+ * a `$schema` member, since clients on draft-07 validators refuse an unknown meta-schema,
+ * and in forms every model API's converter takes (portable-schema.ts).
  */
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: "draft-2020-12" }) as Record<
     string,
     unknown
   >;
-  return rest;
+  return portableSchema(rest);
 }
 
 /** `structuredContent.error` of an isError result, as every Tool's failure carries it. */
