@@ -3,12 +3,14 @@
  * and leads the message, so an agent (or the person reading its log) sees which state
  * refused it; unexpected failures are logged and answered without their internals.
  */
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { DomainError, JSON_RPC_REFUSED, jsonRpcErrorOf } from "../errors";
+import {
+  isJSONRPCErrorResponse,
+  type JSONRPCMessage,
+  ProtocolError,
+  ProtocolErrorCode,
+} from "@modelcontextprotocol/server";
+import { DomainError, jsonRpcErrorBody, jsonRpcErrorOf } from "../errors";
 import { log } from "../log";
-
-/** A JSON-RPC error code for a refusal that is neither the caller's input nor a crash. */
-export const REFUSED = JSON_RPC_REFUSED;
 
 export function toMcpError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return error;
@@ -20,15 +22,23 @@ export function toMcpError(error: unknown): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InternalError, "Unexpected failure; the server log has details.");
 }
 
-/** A JSON-RPC error answered before any MCP exchange (authentication, origin). */
-export function jsonRpcErrorResponse(
-  status: number,
-  code: string,
-  message: string,
-  headers: Record<string, string> = {},
-): Response {
-  return Response.json(
-    { jsonrpc: "2.0", error: { code: REFUSED, message: `${code}: ${message}`, data: { code } }, id: null },
-    { status, headers },
-  );
+/** A JSON-RPC error answered before any MCP exchange (authentication, origin, body size), with its code's status. */
+export function jsonRpcErrorResponse(error: DomainError, headers: Record<string, string> = {}): Response {
+  return Response.json(jsonRpcErrorBody(error), { status: error.status, headers });
+}
+
+/** Resource not found in revisions 2025-06-18 and 2025-11-25 (2026-07-28 made it -32602). */
+const RESOURCE_NOT_FOUND_2025 = -32002;
+
+/**
+ * A message for a 2025-era client: the SDK answers a resources/read miss -32602 on every
+ * revision, the code of 2026-07-28, while the earlier revisions name -32002 and their
+ * clients (and docs/mcp.md) look for that. A miss is the SDK's ResourceNotFoundError:
+ * -32602 with data exactly { uri }, which nothing else here sends.
+ */
+export function inRevision2025Codes(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCErrorResponse(message) || message.error.code !== ProtocolErrorCode.InvalidParams) return message;
+  const data = message.error.data as Record<string, unknown> | undefined;
+  if (!data || typeof data.uri !== "string" || Object.keys(data).length !== 1) return message;
+  return { ...message, error: { ...message.error, code: RESOURCE_NOT_FOUND_2025 } };
 }

@@ -6,7 +6,7 @@
  * SDK's server API: every decision is in the registry, resources.ts, prompts.ts and
  * server/domain.
  */
-import { type CallToolResult, ProtocolError, Server, type Tool } from "@modelcontextprotocol/server";
+import { type CallToolResult, ResourceNotFoundError, Server, type Tool } from "@modelcontextprotocol/server";
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
 import { instructionsFor } from "../domain/agent-tools/instructions";
@@ -23,9 +23,6 @@ import { type AgentActor, forwardedCall, listedTool, runTool } from "./tools/def
 import { builtInTool, builtInTools } from "./tools/registry";
 
 const isNotFound = (error: unknown) => isDomainError(error) && (error as { code: string }).code === "NOT_FOUND";
-
-/** Resource not found (MCP's own code for resources/read). */
-const RESOURCE_NOT_FOUND = -32002;
 
 export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise<Server> {
   const agent = actor as AgentActor;
@@ -102,11 +99,10 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
     try {
       return await readResource(actor, request.params.uri);
     } catch (error) {
-      if (isNotFound(error))
-        throw new ProtocolError(RESOURCE_NOT_FOUND, `NOT_FOUND: ${(error as Error).message}`, {
-          code: "NOT_FOUND",
-          uri: request.params.uri,
-        });
+      // The SDK's resource-not-found error, data exactly { uri }: what clients of every
+      // revision recognise a miss by. Its code is -32602 (2026-07-28); handler.ts gives
+      // 2025-era clients -32002, their revisions' code.
+      if (isNotFound(error)) throw new ResourceNotFoundError(request.params.uri, `NOT_FOUND: ${(error as Error).message}`);
       throw toMcpError(error);
     }
   });
