@@ -102,7 +102,8 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
       // The SDK's resource-not-found error, data exactly { uri }: what clients of every
       // revision recognise a miss by. Its code is -32602 (2026-07-28); handler.ts gives
       // 2025-era clients -32002, their revisions' code.
-      if (isNotFound(error)) throw new ResourceNotFoundError(request.params.uri, `NOT_FOUND: ${(error as Error).message}`);
+      if (isNotFound(error))
+        throw new ResourceNotFoundError(request.params.uri, `NOT_FOUND: ${(error as Error).message}`);
       throw toMcpError(error);
     }
   });
