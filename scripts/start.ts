@@ -20,7 +20,7 @@ import { INSTANCE_ID, startDraining } from "@/server/instance";
 import { INSTANCE_LIMITS } from "@/server/limits";
 import { log } from "@/server/log";
 import { startTracingFromEnv, stopTracing } from "@/server/observability/tracing";
-import { buildIfNeeded } from "./build-if-needed";
+import { buildIfNeededWithProgress } from "./build-if-needed";
 import { watchParent } from "./parent-watch";
 
 const ROOT = process.cwd();
@@ -48,7 +48,7 @@ let demoMcp: Awaited<ReturnType<typeof startEverythingServer>> | null = null;
 let demoHost: DemoToolHost | null = null;
 
 async function main() {
-  if (!dev && env.QM_BUILD) buildIfNeeded(ROOT);
+  if (!dev && env.QM_BUILD) await buildIfNeededWithProgress(ROOT);
   await startTracingFromEnv();
   const { firstRun } = await prepareDatabase();
   if (env.DATABASE_URL && !env.QM_SECRET)
