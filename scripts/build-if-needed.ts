@@ -23,7 +23,7 @@ const BUILD_INPUTS = [
  * What a first build takes where it was measured: a 2-vCPU machine took 3.75 minutes from
  * `npm start` to healthy, nearly all of it this build (issue 30). The README says the same.
  */
-export const FIRST_BUILD_EXPECTED = "about 4 minutes on a 2-vCPU machine, 1–2 on a laptop";
+export const FIRST_BUILD_EXPECTED = "about 4 minutes on a 2-vCPU machine";
 /** A line saying the build is still going, this often: Next prints nothing while it compiles. */
 const PROGRESS_EVERY_MS = 20_000;
 
