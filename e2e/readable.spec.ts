@@ -127,5 +127,19 @@ for (const width of [390, 1440]) {
     await expect(change.getByText(/Lost|Gained/)).toBeInViewport();
     await noHorizontalScroll(page);
     await saveScreenshot(page, `readable-${width}-lost-recently`);
+
+    // The other lists: each first row's name (its first link) reads, and nothing scrolls sideways.
+    for (const [name, href, rows] of [
+      ["sources", "/tools/sources", "source-row"],
+      ["threads", `/memory/threads?scope=${team?.id}`, "thread-row"],
+      ["scopes", "/memory/scopes", "scope-row"],
+      ["audit-log", "/settings/audit-log", "audit-row"],
+    ] as const) {
+      await open(page, href, rows);
+      const first = page.getByTestId(rows).first();
+      await expectReadable(page, first.locator("a, button").first(), `the first of ${name}`);
+      await noHorizontalScroll(page);
+      await saveScreenshot(page, `readable-${width}-${name}`);
+    }
   });
 }
