@@ -99,8 +99,14 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
   useEffect(() => {
     if (started.current || !justCreated || !canWrite || !isConnection) return;
     started.current = true;
-    if (source.catalogState === "never_checked" && !source.checking) start();
-  }, [justCreated, canWrite, isConnection, source.catalogState, source.checking, start]);
+    if (source.catalogState !== "never_checked" || source.checking) return;
+    // Asked again first: the scheduler may have run the first check since this page read
+    // the Source, and a second one would only repeat it (as "Check now").
+    queryClient
+      .fetchQuery({ ...trpc.sources.get.queryOptions({ id: source.id }), staleTime: 0 })
+      .then((fresh) => fresh.catalogState === "never_checked" && !fresh.checking && start())
+      .catch(() => start());
+  }, [justCreated, canWrite, isConnection, source.catalogState, source.checking, source.id, start, queryClient, trpc]);
 
   const refresh = () => {
     queryClient.invalidateQueries({ queryKey: trpc.sources.get.queryKey({ id: source.id }) });
