@@ -3,7 +3,12 @@
  * and leads the message, so an agent (or the person reading its log) sees which state
  * refused it; unexpected failures are logged and answered without their internals.
  */
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import {
+  isJSONRPCErrorResponse,
+  type JSONRPCMessage,
+  ProtocolError,
+  ProtocolErrorCode,
+} from "@modelcontextprotocol/server";
 import { DomainError, JSON_RPC_REFUSED, jsonRpcErrorOf } from "../errors";
 import { log } from "../log";
 
@@ -31,4 +36,20 @@ export function jsonRpcErrorResponse(
     { jsonrpc: "2.0", error: { code: REFUSED, message: `${code}: ${message}`, data: { code } }, id: null },
     { status, headers },
   );
+}
+
+/** Resource not found in revisions 2025-06-18 and 2025-11-25 (2026-07-28 made it -32602). */
+const RESOURCE_NOT_FOUND_2025 = -32002;
+
+/**
+ * A message for a 2025-era client: the SDK answers a resources/read miss -32602 on every
+ * revision, the code of 2026-07-28, while the earlier revisions name -32002 and their
+ * clients (and docs/mcp.md) look for that. A miss is the SDK's ResourceNotFoundError:
+ * -32602 with data exactly { uri }, which nothing else here sends.
+ */
+export function inRevision2025Codes(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCErrorResponse(message) || message.error.code !== ProtocolErrorCode.InvalidParams) return message;
+  const data = message.error.data as Record<string, unknown> | undefined;
+  if (!data || typeof data.uri !== "string" || Object.keys(data).length !== 1) return message;
+  return { ...message, error: { ...message.error, code: RESOURCE_NOT_FOUND_2025 } };
 }

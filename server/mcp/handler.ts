@@ -22,7 +22,7 @@ import { LIMITS } from "../limits";
 import { log } from "../log";
 import { observeMcpRequest } from "../observability/mcp-request";
 import { bearerToken } from "../tokens";
-import { jsonRpcErrorResponse } from "./errors";
+import { inRevision2025Codes, jsonRpcErrorResponse } from "./errors";
 import { legacyRevision, SERVED_REVISIONS } from "./revisions";
 import { buildMcpServer } from "./server";
 
@@ -64,6 +64,8 @@ async function legacy(request: Request, parsedBody: unknown, authInfo: AuthInfo)
     enableJsonResponse: true,
   });
   await server.connect(transport);
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => send(inRevision2025Codes(message), options);
   try {
     return await transport.handleRequest(request, { parsedBody, authInfo });
   } finally {

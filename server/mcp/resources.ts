@@ -8,7 +8,7 @@ import type { Actor } from "../actor";
 import { getMemory } from "../domain/memory/memories";
 import { getThreadByName } from "../domain/memory/threads";
 import { resolveScope } from "../domain/memory/working-scope";
-import { DomainError } from "../errors";
+import { DomainError, isDomainError } from "../errors";
 import { MEMORY_URI_TEMPLATE, memoryUri, parseQmUri, THREAD_URI_TEMPLATE, threadUri } from "./tools/uris";
 
 /** How long a client may keep what it read; MCP has no cache field, so `_meta` carries it. */
@@ -38,14 +38,19 @@ export const RESOURCE_TEMPLATES = [
   },
 ];
 
+const noResourceAt = (uri: string) =>
+  new DomainError("NOT_FOUND", `No resource at ${uri}: /mcp serves qm://memory/{id} and qm://thread/{name}.`, { uri });
+
+/** An id or name no memory or thread could have (too long, blank) names no resource: a miss, not bad input. */
+const missIfInvalid = (uri: string) => (error: unknown) => {
+  throw isDomainError(error) && error.code === "INVALID_INPUT" ? noResourceAt(uri) : error;
+};
+
 export async function readResource(actor: Actor, uri: string) {
   const parsed = parseQmUri(uri);
-  if (!parsed)
-    throw new DomainError("NOT_FOUND", `No resource at ${uri}: /mcp serves qm://memory/{id} and qm://thread/{name}.`, {
-      uri,
-    });
+  if (!parsed) throw noResourceAt(uri);
   if (parsed.kind === "memory") {
-    const memory = await getMemory(actor, { id: parsed.key });
+    const memory = await getMemory(actor, { id: parsed.key }).catch(missIfInvalid(uri));
     const text =
       memory.body ?? `This memory was erased${memory.erasedAt ? ` on ${memory.erasedAt.toISOString()}` : ""}.`;
     return {
@@ -69,7 +74,7 @@ export async function readResource(actor: Actor, uri: string) {
     };
   }
   const scope = await resolveScope(actor, undefined, "read");
-  const thread = await getThreadByName(actor, scope.id, parsed.key);
+  const thread = await getThreadByName(actor, scope.id, parsed.key).catch(missIfInvalid(uri));
   const index = {
     scope: thread.scopeName,
     thread: thread.name,

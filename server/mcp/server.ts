@@ -6,7 +6,7 @@
  * SDK's server API: every decision is in the registry, resources.ts, prompts.ts and
  * server/domain.
  */
-import { type CallToolResult, ProtocolError, Server, type Tool } from "@modelcontextprotocol/server";
+import { type CallToolResult, ResourceNotFoundError, Server, type Tool } from "@modelcontextprotocol/server";
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
 import { instructionsFor } from "../domain/agent-tools/instructions";
@@ -22,9 +22,6 @@ import { RESOURCE_TEMPLATES, readResource } from "./resources";
 import { SERVED_REVISIONS } from "./revisions";
 import { type AgentActor, listedTool, runTool } from "./tools/define";
 import { builtInTool, builtInTools } from "./tools/registry";
-
-/** Resource not found (MCP's own code for resources/read). */
-const RESOURCE_NOT_FOUND = -32002;
 
 /** `revision`: what the request speaks (revisions.ts); results are shaped for it (downgrade.ts). */
 export async function buildMcpServer(actor: Actor, signal: AbortSignal, revision: string): Promise<Server> {
@@ -92,11 +89,11 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal, revision
     try {
       return await readResource(actor, request.params.uri);
     } catch (error) {
+      // The SDK's resource-not-found error, data exactly { uri }: what clients of every
+      // revision recognise a miss by. Its code is -32602 (2026-07-28); handler.ts gives
+      // 2025-era clients -32002, their revisions' code.
       if (isDomainError(error) && (error as { code: string }).code === "NOT_FOUND")
-        throw new ProtocolError(RESOURCE_NOT_FOUND, `NOT_FOUND: ${(error as Error).message}`, {
-          code: "NOT_FOUND",
-          uri: request.params.uri,
-        });
+        throw new ResourceNotFoundError(request.params.uri, `NOT_FOUND: ${(error as Error).message}`);
       throw toMcpError(error);
     }
   });

@@ -3,7 +3,13 @@
  * the built-in memory tools, resources, prompts and instructions, under each identity's
  * grants, with errors a model can act on.
  */
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import {
+  type CallToolResult,
+  Client,
+  type ClientOptions,
+  ResourceNotFoundError,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
@@ -37,11 +43,12 @@ async function tokenFor(grants: Record<string, "read" | "write">) {
   return { agent, token: value };
 }
 
-async function connect(token: string) {
-  const client = new Client({ name: "memory-agent", version: "1" });
+async function connect(token: string, options: ClientOptions = {}, fetchVia?: typeof fetch) {
+  const client = new Client({ name: "memory-agent", version: "1" }, options);
   await client.connect(
     new StreamableHTTPClientTransport(new URL(mcpUrl), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
+      ...(fetchVia ? { fetch: fetchVia } : {}),
     }),
   );
   closers.push(() => client.close());
@@ -370,6 +377,69 @@ describe("/mcp resources, prompts and instructions", () => {
       expect(body).toContain(scope.name);
     }
     await expect(client.getPrompt({ name: "nope" })).rejects.toThrow(/no prompt is named "nope"/);
+  });
+
+  it("answers a resource that is not there to read as resource not found, in each revision's own code", async () => {
+    const mine = await makeScope();
+    const theirs = await makeScope();
+    const { token } = await tokenFor({ [mine.id]: "read" });
+    const hidden = await remember(theirs.id, "Another scope's memory.");
+    const gone = await remember(mine.id, "A memory about to be erased.");
+    const { eraseMemory } = await import("@/server/domain/memory/erase");
+    await eraseMemory(SYSTEM, { id: gone.id, reason: "test" });
+    // What went over the wire, as the SDK client maps both codes to one error class.
+    const wire: { status: number; body: string }[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      wire.push({ status: response.status, body: await response.clone().text() });
+      return response;
+    };
+    const uris = [
+      "qm://memory/no-such-memory",
+      `qm://memory/${hidden.id}`,
+      "qm://thread/no-such-thread",
+      "qm://memory/",
+      "qm://memory/%2e%2e%2fx",
+      `qm://memory/${"x".repeat(5000)}`,
+      "https://example.com/x",
+      "not a uri",
+    ];
+    // 2025-06-18 and 2025-11-25 name -32002 for it; 2026-07-28 made it -32602 (Invalid Params).
+    for (const [options, code] of [
+      [{ supportedProtocolVersions: ["2025-06-18"] }, -32002],
+      [{}, -32002],
+      [{ versionNegotiation: { mode: { pin: "2026-07-28" } } }, -32602],
+    ] as [ClientOptions, number][]) {
+      const client = await connect(token, options, recording);
+      const revision = client.getNegotiatedProtocolVersion();
+      for (const uri of uris) {
+        wire.length = 0;
+        const error = await client.readResource({ uri }).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(error, `${revision} ${uri}`).toBeInstanceOf(ResourceNotFoundError);
+        const answer = JSON.parse(wire.at(-1)?.body ?? "{}") as {
+          error?: { code: number; message: string; data?: unknown };
+        };
+        expect(answer.error, `${revision} ${uri}`).toMatchObject({
+          code,
+          message: expect.stringMatching(/^NOT_FOUND: /),
+          // Exactly { uri }: the shape clients tell a miss from other invalid params by.
+          data: { uri },
+        });
+        expect(Object.keys(answer.error?.data ?? {})).toEqual(["uri"]);
+        expect(wire.at(-1)?.status).toBe(200);
+        // A hidden memory reads exactly as a missing one: the message names no scope.
+        expect(answer.error?.message).not.toContain(theirs.name);
+      }
+      // The erased memory is still there to read (its tombstone), so it is no miss.
+      expect((await client.readResource({ uri: `qm://memory/${gone.id}` })).contents[0]).toMatchObject({
+        text: expect.stringMatching(/^This memory was erased/),
+      });
+      // Other refusals keep their own codes: an unknown prompt is still invalid params.
+      await expect(client.getPrompt({ name: "no-such-prompt" }), revision).rejects.toMatchObject({ code: -32602 });
+    }
   });
 
   it("sends the cross-tool policy and the identity's own instructions at initialization, counted byte for byte", async () => {

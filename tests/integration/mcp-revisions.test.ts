@@ -19,7 +19,12 @@ withTestDatabase();
 const route = mcpRoute();
 
 let sources = 0;
-const LINK = { type: "resource_link", uri: "file:///reports/q3.md", name: "q3.md", description: "The Q3 report" };
+const LINK = {
+  type: "resource_link",
+  uri: "file:///reports/q3.md",
+  name: "q3.md",
+  description: "The Q3 report",
+} as const;
 
 async function agentWithLinks() {
   const server = await startSdkServer({
