@@ -52,7 +52,8 @@ async function raw(token: string, body: unknown, headers: Record<string, string>
     },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  type Answer = { result: { protocolVersion: string; content: { type: string }[] } };
+  return { status: response.status, body: (await response.json()) as Answer };
 }
 
 describe("/mcp on every served revision", () => {
@@ -103,9 +104,9 @@ describe("/mcp on every served revision", () => {
     const { token, scope } = await agentWithLinks();
     const search = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search", arguments: { scope } } };
     const headerless = await raw(token, search);
-    expect(headerless.body.result.content.map((c: { type: string }) => c.type)).toEqual(["text", "text"]);
+    expect(headerless.body.result.content.map((c) => c.type)).toEqual(["text", "text"]);
     const current = await raw(token, search, { "mcp-protocol-version": "2025-11-25" });
-    expect(current.body.result.content.map((c: { type: string }) => c.type)).toEqual(["text", "resource_link"]);
+    expect(current.body.result.content.map((c) => c.type)).toEqual(["text", "resource_link"]);
 
     // 2024-11-05 spoke HTTP+SSE: an initialize offering it is answered with the latest 2025 revision.
     const init = await raw(token, {
