@@ -12,6 +12,7 @@ import { withTestDatabase } from "../helpers/db";
 import { agentFor } from "../helpers/mcp-agent";
 import { CLIENT_KINDS, connectClient } from "../helpers/mcp-clients";
 import { mcpRoute } from "../helpers/mcp-route";
+import { postMcp } from "../helpers/mcp-rpc";
 import { simpleTool, startSdkServer } from "../helpers/mcp-servers";
 import { makeScope, remember } from "../helpers/memory";
 
@@ -42,16 +43,7 @@ async function agentWithLinks() {
 }
 
 async function raw(token: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(route.url, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
+  const response = await postMcp(route.url, token, body, headers);
   type Answer = { result: { protocolVersion: string; content: { type: string }[] } };
   return { status: response.status, body: (await response.json()) as Answer };
 }
