@@ -22,6 +22,7 @@ export default defineConfig({
             "*.test.ts",
             "server/**/*.test.ts",
             "components/**/*.test.ts",
+            "universal/**/*.test.ts",
             "scripts/**/*.test.ts",
             "sdk/src/**/*.test.ts",
             "eval/**/*.test.ts",

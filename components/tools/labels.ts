@@ -1,5 +1,5 @@
 import { formatBytes, formatCount } from "@/components/ui/format";
-import { CHECK_FAILURE_CODES } from "@/server/domain/catalog/failures";
+import { CHECK_FAILURE_CODES, isCheckFailureCode } from "@/universal/error-codes";
 import type { SourceKind } from "./types";
 
 export const KIND_LABELS: Record<SourceKind, string> = {
@@ -54,7 +54,7 @@ export function formatElapsed(ms: number): string {
 }
 
 export function failureCodeDescription(code: string): string | undefined {
-  return (CHECK_FAILURE_CODES as Record<string, string>)[code];
+  return isCheckFailureCode(code) ? CHECK_FAILURE_CODES[code].doc : undefined;
 }
 
 function measure(value: unknown, unit: string | undefined): string {

@@ -6,8 +6,10 @@
  * all of them, libraries included (better-auth, tRPC), which would otherwise buffer
  * whatever they are sent.
  */
+
 import { IncomingMessage, type ServerResponse } from "node:http";
-import { fmtBytes } from "../domain/catalog/failures";
+import { fmtBytes } from "@/universal/format";
+import { DomainError, jsonRpcErrorBody } from "../errors";
 import { LIMITS, type LimitName } from "../limits";
 import { problemBody } from "./problem";
 
@@ -77,22 +79,32 @@ export class BoundedIncomingMessage extends IncomingMessage {
   }
 }
 
+/** A body over its bound, in the one wording every route uses; `setting` names the limit when it is a release setting. */
+export function bodyTooLarge(
+  what: string,
+  limit: number,
+  measured: number | string,
+  setting?: LimitName,
+): DomainError<"REQUEST_BODY_TOO_LARGE"> {
+  const size = typeof measured === "number" ? fmtBytes(measured) : measured;
+  return new DomainError(
+    "REQUEST_BODY_TOO_LARGE",
+    `The request body is ${size}; ${what} may be at most ${fmtBytes(limit)}.`,
+    {
+      measured,
+      limit,
+      unit: "bytes",
+      ...(setting ? { setting } : {}),
+    },
+  );
+}
+
 /** The 413 answer, in the route's own error shape. */
 export function writeTooLarge(res: ServerResponse, limit: BodyLimit, measured: number | string, requestId: string) {
-  const size = typeof measured === "number" ? fmtBytes(measured) : measured;
-  const message = `The request body is ${size}; ${limit.what} may be at most ${fmtBytes(limit.bytes)}.`;
-  const details = { measured, limit: limit.bytes, unit: "bytes", setting: limit.name };
+  const refusal = bodyTooLarge(limit.what, limit.bytes, measured, limit.name);
   const body = limit.jsonRpc
-    ? {
-        jsonrpc: "2.0",
-        error: {
-          code: -32000,
-          message: `REQUEST_BODY_TOO_LARGE: ${message}`,
-          data: { code: "REQUEST_BODY_TOO_LARGE", ...details },
-        },
-        id: null,
-      }
-    : problemBody("REQUEST_BODY_TOO_LARGE", message, details, requestId);
+    ? jsonRpcErrorBody(refusal)
+    : problemBody(refusal.code, refusal.message, refusal.details, requestId);
   // The client may still be sending: once the answer is out the front hangs up (the
   // request is not complete), a moment later, so the answer is read before the socket
   // closes. (With Connection: close Node would close at once, and the bytes still arriving

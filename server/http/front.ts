@@ -4,10 +4,11 @@
  * client's address (forwarding headers believed only from trusted proxies), the body
  * bound of its route, the security headers, and one log line when it is answered.
  */
+
 import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { BlockList } from "node:net";
-import { fmtBytes } from "../domain/catalog/failures";
+import { fmtBytes } from "@/universal/format";
 import { isDraining } from "../instance";
 import { log } from "../log";
 import { type BodyLimit, BoundedIncomingMessage, bodyLimitFor, writeTooLarge } from "./body-limits";

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { CheckFailure } from "../domain/catalog/failures";
 import { DomainError } from "../errors";
 import { problemBody, problemOf } from "./problem";
 
@@ -11,10 +10,10 @@ describe("a plain HTTP problem", () => {
   });
 
   it("answers a catalog check's refusal of a registration with a 4xx", () => {
-    expect(problemOf(new CheckFailure("REQUEST_BODY_TOO_LARGE", "big"))?.status).toBe(413);
-    expect(problemOf(new CheckFailure("SOURCE_PAUSED", "paused"))?.status).toBe(409);
-    expect(problemOf(new CheckFailure("CATALOG_MALFORMED_RESPONSE", "not JSON"))?.status).toBe(400);
-    expect(problemOf(new CheckFailure("TOO_MANY_TOOLS", "many"))?.status).toBe(422);
+    expect(problemOf(new DomainError("REQUEST_BODY_TOO_LARGE", "big"))?.status).toBe(413);
+    expect(problemOf(new DomainError("SOURCE_PAUSED", "paused"))?.status).toBe(409);
+    expect(problemOf(new DomainError("CATALOG_MALFORMED_RESPONSE", "not JSON"))?.status).toBe(400);
+    expect(problemOf(new DomainError("TOO_MANY_TOOLS", "many"))?.status).toBe(422);
   });
 
   it("leaves a crash to its caller, and omits empty details", () => {

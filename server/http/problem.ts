@@ -1,9 +1,9 @@
 /**
  * The one error shape of Quartermaster's plain HTTP endpoints (the SDK Tool Host API, scope
  * files, metrics, body limits): `{ code, message, details?, requestId? }` with the code's
- * HTTP status. tRPC and /mcp have their own envelopes (trpc/init.ts, mcp/errors.ts).
+ * HTTP status (universal/error-codes.ts). tRPC and /mcp have their own envelopes (trpc/init.ts,
+ * mcp/errors.ts).
  */
-import { isCheckFailure } from "../domain/catalog/failures";
 import { isDomainError } from "../errors";
 
 export interface ProblemBody {
@@ -37,16 +37,8 @@ export function problem(
   return Response.json(problemBody(code, message, details), { status, headers });
 }
 
-// A catalog check's codes answer an SDK registration: its own input, so 4xx.
-const CHECK_STATUS: Partial<Record<string, number>> = {
-  REQUEST_BODY_TOO_LARGE: 413,
-  SOURCE_PAUSED: 409,
-  CATALOG_MALFORMED_RESPONSE: 400,
-};
-
 /** A refusal as its problem; null for anything else (a crash, which the caller logs). */
 export function problemOf(error: unknown): Response | null {
   if (isDomainError(error)) return problem(error.status, error.code, error.message, error.details);
-  if (isCheckFailure(error)) return problem(CHECK_STATUS[error.code] ?? 422, error.code, error.message, error.details);
   return null;
 }

@@ -2,13 +2,16 @@
  * The SDK Tool Host HTTP API (v1): JSON in, JSON out, errors as problems (problem.ts).
  * Authenticated with the host token: Authorization: Bearer qm_host_….
  */
+
 import { randomUUID } from "node:crypto";
+import { fmtBytes } from "@/universal/format";
 import { collectHostCalls, submitHostResults } from "../domain/agent-tools/host-calls";
-import { CheckFailure, fmtBytes } from "../domain/catalog/failures";
 import { authenticateToolHost, heartbeat, registerTools, type ToolHost } from "../domain/sources/tool-hosts";
+import { DomainError } from "../errors";
 import { LIMITS } from "../limits";
 import { log } from "../log";
 import { bearerToken } from "../tokens";
+import { bodyTooLarge } from "./body-limits";
 import { problem, problemOf } from "./problem";
 
 async function hostFrom(req: Request): Promise<ToolHost | Response> {
@@ -22,16 +25,7 @@ async function hostFrom(req: Request): Promise<ToolHost | Response> {
 /** Reads at most `limit` bytes; a larger body is refused without reading the rest. */
 async function readJsonBody(req: Request, limit: number, what: string): Promise<unknown> {
   const declared = Number(req.headers.get("content-length") ?? "");
-  const tooLarge = (measured: number | string) =>
-    new CheckFailure(
-      "REQUEST_BODY_TOO_LARGE",
-      `The request body is ${typeof measured === "number" ? fmtBytes(measured) : measured}; ${what} may be at most ${fmtBytes(limit)}.`,
-      {
-        measured,
-        limit,
-        unit: "bytes",
-      },
-    );
+  const tooLarge = (measured: number | string) => bodyTooLarge(what, limit, measured);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(declared);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -51,7 +45,7 @@ async function readJsonBody(req: Request, limit: number, what: string): Promise<
   try {
     return JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
-    throw new CheckFailure("CATALOG_MALFORMED_RESPONSE", "The request body is not valid JSON.");
+    throw new DomainError("CATALOG_MALFORMED_RESPONSE", "The request body is not valid JSON.");
   }
 }
 

@@ -9,11 +9,8 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from "@modelcontextprotocol/server";
-import { DomainError, JSON_RPC_REFUSED, jsonRpcErrorOf } from "../errors";
+import { DomainError, jsonRpcErrorBody, jsonRpcErrorOf } from "../errors";
 import { log } from "../log";
-
-/** A JSON-RPC error code for a refusal that is neither the caller's input nor a crash. */
-export const REFUSED = JSON_RPC_REFUSED;
 
 export function toMcpError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return error;
@@ -25,17 +22,9 @@ export function toMcpError(error: unknown): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InternalError, "Unexpected failure; the server log has details.");
 }
 
-/** A JSON-RPC error answered before any MCP exchange (authentication, origin). */
-export function jsonRpcErrorResponse(
-  status: number,
-  code: string,
-  message: string,
-  headers: Record<string, string> = {},
-): Response {
-  return Response.json(
-    { jsonrpc: "2.0", error: { code: REFUSED, message: `${code}: ${message}`, data: { code } }, id: null },
-    { status, headers },
-  );
+/** A JSON-RPC error answered before any MCP exchange (authentication, origin, body size), with its code's status. */
+export function jsonRpcErrorResponse(error: DomainError, headers: Record<string, string> = {}): Response {
+  return Response.json(jsonRpcErrorBody(error), { status: error.status, headers });
 }
 
 /** Resource not found in revisions 2025-06-18 and 2025-11-25 (2026-07-28 made it -32602). */

@@ -7,16 +7,19 @@
  * (DNS rebinding, cross-site requests), and the Agent Identity's bearer token decides what
  * the request may see. GET and DELETE are for sessions, which /mcp does not keep.
  */
+
 import {
   type AuthInfo,
   createMcpHandler,
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { fmtBytes } from "@/universal/format";
 import { type Actor, actorId } from "../actor";
 import { trustedOrigins } from "../auth";
-import { fmtBytes } from "../domain/catalog/failures";
 import { authenticateAgentToken } from "../domain/identities/tokens";
+import { DomainError } from "../errors";
+import { bodyTooLarge } from "../http/body-limits";
 import { type BearerRefusal, bearerChallenge } from "../http/oauth-discovery";
 import { LIMITS } from "../limits";
 import { log } from "../log";
@@ -101,7 +104,7 @@ const SEND_A_TOKEN =
  */
 function unauthenticated(request: Request, authorization: string | null, token: string | null): Response {
   if (!authorization)
-    return jsonRpcErrorResponse(401, "UNAUTHENTICATED", `No token was sent. ${SEND_A_TOKEN}`, {
+    return jsonRpcErrorResponse(new DomainError("UNAUTHENTICATED", `No token was sent. ${SEND_A_TOKEN}`), {
       "www-authenticate": bearerChallenge(request),
     });
   const refusal: BearerRefusal = token
@@ -110,7 +113,7 @@ function unauthenticated(request: Request, authorization: string | null, token: 
         description: "The token is not valid here: it is unknown or has been revoked.",
       }
     : { error: "invalid_request", description: "The Authorization header is not of the form Bearer <token>." };
-  return jsonRpcErrorResponse(401, "UNAUTHENTICATED", `${refusal.description} ${SEND_A_TOKEN}`, {
+  return jsonRpcErrorResponse(new DomainError("UNAUTHENTICATED", `${refusal.description} ${SEND_A_TOKEN}`), {
     "www-authenticate": bearerChallenge(request, refusal),
   });
 }
@@ -121,7 +124,9 @@ export function handleMcpPost(request: Request): Promise<Response> {
 
 async function answerMcpPost(request: Request): Promise<Response> {
   if (!originAllowed(request))
-    return jsonRpcErrorResponse(403, "FORBIDDEN", `Requests from ${request.headers.get("origin")} are not accepted.`);
+    return jsonRpcErrorResponse(
+      new DomainError("FORBIDDEN", `Requests from ${request.headers.get("origin")} are not accepted.`),
+    );
   const authorization = request.headers.get("authorization");
   const token = bearerToken(authorization);
   const actor = token ? await authenticateAgentToken(token) : null;
@@ -132,9 +137,12 @@ async function answerMcpPost(request: Request): Promise<Response> {
   const text = await readBody(request);
   if (text === null)
     return jsonRpcErrorResponse(
-      413,
-      "REQUEST_BODY_TOO_LARGE",
-      `The request body is over ${fmtBytes(LIMITS.MCP_REQUEST_BODY_BYTES.value)}; a request to /mcp may be at most ${fmtBytes(LIMITS.MCP_REQUEST_BODY_BYTES.value)}.`,
+      bodyTooLarge(
+        "a request to /mcp",
+        LIMITS.MCP_REQUEST_BODY_BYTES.value,
+        `over ${fmtBytes(LIMITS.MCP_REQUEST_BODY_BYTES.value)}`,
+        "MCP_REQUEST_BODY_BYTES",
+      ),
     );
   let parsedBody: unknown;
   try {
@@ -162,7 +170,8 @@ async function answerMcpPost(request: Request): Promise<Response> {
 }
 
 export function handleMcpOther(): Response {
-  return jsonRpcErrorResponse(405, "METHOD_NOT_ALLOWED", "/mcp keeps no sessions: send every request as a POST.", {
-    allow: "POST",
-  });
+  return jsonRpcErrorResponse(
+    new DomainError("METHOD_NOT_ALLOWED", "/mcp keeps no sessions: send every request as a POST."),
+    { allow: "POST" },
+  );
 }

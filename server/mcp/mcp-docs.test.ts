@@ -3,11 +3,12 @@
  * built-in tool must be in it, so a new one cannot ship undocumented; the built-in tools
  * section is generated from the registry and must match it (npm run docs:mcp rewrites it).
  */
+
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_TOOL_NAMES } from "../domain/agent-tools/built-ins";
-import { TOOL_CALL_FAILURE_CODES } from "../domain/agent-tools/failures";
+import { TOOL_CALL_FAILURE_CODES } from "../errors";
 import { builtInToolsMarkdown, foldTables, GENERATED_END, GENERATED_START } from "./tools/docs";
 import { builtInTools } from "./tools/registry";
 

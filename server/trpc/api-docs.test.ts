@@ -7,8 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMPATIBILITY_STATES } from "../domain/catalog/compatibility";
-import { CHECK_FAILURE_CODES } from "../domain/catalog/failures";
-import { ERROR_CODES } from "../errors";
+import { CHECK_FAILURE_CODES, REQUEST_ERROR_CODES } from "../errors";
 import { appRouter } from "./root";
 
 const doc = readFileSync(path.join(import.meta.dirname, "../../docs/api.md"), "utf8");
@@ -22,7 +21,7 @@ describe("docs/api.md", () => {
   });
 
   it("lists every catalog failure code, compatibility state and error code", () => {
-    const names = [...Object.keys(CHECK_FAILURE_CODES), ...COMPATIBILITY_STATES, ...Object.keys(ERROR_CODES)];
+    const names = [...Object.keys(CHECK_FAILURE_CODES), ...COMPATIBILITY_STATES, ...Object.keys(REQUEST_ERROR_CODES)];
     expect(names.filter((n) => !documented(n))).toEqual([]);
   });
 });

@@ -7,16 +7,11 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
-import {
-  TOOL_CALL_FAILURE_CODES,
-  ToolCallFailure,
-  type ToolCallFailureCode,
-} from "@/server/domain/agent-tools/failures";
 import { answered, failedResult } from "@/server/domain/agent-tools/result";
 import { observeToolCall } from "@/server/domain/calls/observe";
 import { flushCallLog, pendingCallLogRows } from "@/server/domain/calls/recorder";
 import { sweepCallLog } from "@/server/domain/calls/sweeper";
-import { DomainError } from "@/server/errors";
+import { DomainError, TOOL_CALL_FAILURE_CODES, type ToolCallFailureCode } from "@/server/errors";
 import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { callerFor, makeUser } from "../helpers/actors";
 import { connectionTo } from "../helpers/catalog";
@@ -111,9 +106,7 @@ describe("the call log", () => {
     const actor = { kind: "agent" as const, identityId: identity.id, tokenId: "t", label: "agent" };
     const codes = Object.keys(TOOL_CALL_FAILURE_CODES) as ToolCallFailureCode[];
     for (const code of codes)
-      await observeToolCall(actor, { name: `tool_${code}` }, async () =>
-        failedResult(new ToolCallFailure(code, "failed")),
-      );
+      await observeToolCall(actor, { name: `tool_${code}` }, async () => failedResult(new DomainError(code, "failed")));
     for (const code of ["INVALID_INPUT", "IDENTITY_OVER_BUDGET"] as const)
       await observeToolCall(actor, { name: `tool_${code}` }, async () => {
         throw new DomainError(code, "refused");

@@ -111,6 +111,17 @@ describe("Connection URLs", () => {
     await expect(
       api.sources.createMcpConnection({ name: "meta", url: "http://169.254.169.254/latest" }),
     ).rejects.toMatchObject({ message: expect.stringContaining("link-local") });
+    // The unspecified address reaches this host: refused in its IPv6 spellings as 0.0.0.0 is.
+    for (const url of [
+      "http://0.0.0.0/mcp",
+      "http://[::]/mcp",
+      "http://[::ffff:0.0.0.0]/mcp",
+      "http://[64:ff9b::]/mcp",
+    ])
+      await expect(api.sources.createMcpConnection({ name: "self", url }), url).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        message: expect.stringContaining("unspecified"),
+      });
     await expect(api.sources.setNetworkPolicy({ allowLinkLocal: true })).rejects.toMatchObject({ code: "FORBIDDEN" });
 
     const admin = callerFor((await makeUser("admin")).actor);

@@ -6,12 +6,12 @@ import {
 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
-import { fmtBytes } from "@/server/domain/catalog/failures";
 import { authenticateToolHost, registerTools } from "@/server/domain/sources/tool-hosts";
 import { handleCallResults, handleCollectCalls } from "@/server/http/tool-host-api";
 import { LIMITS } from "@/server/limits";
 import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { builtInTools } from "@/server/mcp/tools/registry";
+import { fmtBytes } from "@/universal/format";
 import { connectionTo, operator } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { hostWith, toolsOfModelBytes } from "../helpers/hosts";

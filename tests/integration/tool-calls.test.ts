@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
-import { ToolCallFailure } from "@/server/domain/agent-tools/failures";
 import { callHostTool, collectHostCalls, sweepAbandonedCalls } from "@/server/domain/agent-tools/host-calls";
 import { callRemoteTool } from "@/server/domain/agent-tools/remote-call";
+import { DomainError } from "@/server/errors";
 import { LIMITS } from "@/server/limits";
 import { withTestDatabase } from "../helpers/db";
 import { hostWith } from "../helpers/hosts";
@@ -28,7 +28,7 @@ describe("Tool Calls that never get an answer", () => {
       arguments: {},
       timeoutMs: 500,
     }).catch((e: unknown) => e);
-    expect(failure).toBeInstanceOf(ToolCallFailure);
+    expect(failure).toBeInstanceOf(DomainError);
     expect(failure).toMatchObject({ code: "TOOL_CALL_TIMEOUT", details: { limit: 500 } });
     expect(Date.now() - started).toBeLessThan(10_000);
   });

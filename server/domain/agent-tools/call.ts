@@ -5,18 +5,17 @@
  * that fails on the Source's side comes back as a Tool Result marked isError, with a
  * code and a reason, so the model can act on it.
  */
+import { fmt } from "@/universal/format";
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
-import { DomainError } from "../../errors";
+import { DomainError, isToolCallFailure, type ToolCallFailure } from "../../errors";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
-import { fmt } from "../catalog/failures";
 import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
 import { HeadersUnreadable, openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { checkToolArguments } from "./argument-check";
-import { ToolCallFailure } from "./failures";
 import { callHostTool } from "./host-calls";
 import { servedIdentity } from "./identity";
 import { whyNotHeld } from "./not-held";
@@ -55,7 +54,7 @@ export async function callOfferedTool(
     const lost = await whyNotHeld(identity.id, input.name);
     if (lost)
       return failedResult(
-        new ToolCallFailure("TOOL_NOT_HELD", lost.message, {
+        new DomainError("TOOL_NOT_HELD", lost.message, {
           reason: lost.reason,
           at: lost.at.toISOString(),
           source: lost.source,
@@ -77,7 +76,7 @@ export async function callOfferedTool(
     const args = checkArguments(input.arguments);
     const problems = await checkToolArguments(tool.definitionHash, () => inputSchemaOf(tool.definitionHash), args);
     if (problems)
-      throw new ToolCallFailure(
+      throw new DomainError(
         "INVALID_ARGUMENTS",
         `${problems}. Correct the arguments and call again; tools/list (or find_tools) carries the Tool's input schema.`,
       );
@@ -107,7 +106,7 @@ export async function callOfferedTool(
       dispatched = answered(acceptToolResult(raw));
     }
   } catch (error) {
-    if (!(error instanceof ToolCallFailure)) throw error;
+    if (!isToolCallFailure(error)) throw error;
     dispatched = failedResult(await withSourceState(error, tool.source));
   }
   // Per call, like a request: debug, so the terminal stays quiet (the call log keeps the record).
@@ -138,7 +137,7 @@ function openSourceHeaders(source: { id: string; encryptedHeaders: string | null
   try {
     return openHeaders(source);
   } catch (error) {
-    if (error instanceof HeadersUnreadable) throw new ToolCallFailure("SOURCE_UNREACHABLE", error.message);
+    if (error instanceof HeadersUnreadable) throw new DomainError("SOURCE_UNREACHABLE", error.message);
     throw error;
   }
 }
@@ -165,7 +164,7 @@ async function withSourceState(
     select: { failingSince: true, lastFailureCode: true },
   });
   if (!state?.failingSince) return failure;
-  return new ToolCallFailure(
+  return new DomainError(
     failure.code,
     `${failure.message} Its Source "${source.name}" has failed its catalog checks since ${state.failingSince.toISOString()}${state.lastFailureCode ? ` (${state.lastFailureCode})` : ""}.`,
     { ...failure.details, sourceFailingSince: state.failingSince.toISOString() },
@@ -175,11 +174,11 @@ async function withSourceState(
 function checkArguments(raw: unknown): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== "object" || Array.isArray(raw))
-    throw new ToolCallFailure("INVALID_ARGUMENTS", "arguments: must be an object of named arguments");
+    throw new DomainError("INVALID_ARGUMENTS", "arguments: must be an object of named arguments");
   const count = Object.keys(raw).length;
   const limit = LIMITS.CALL_TOP_LEVEL_ARGUMENTS.value;
   if (count > limit)
-    throw new ToolCallFailure(
+    throw new DomainError(
       "INVALID_ARGUMENTS",
       `arguments: ${fmt(count)} top-level properties; a Tool Call may have at most ${fmt(limit)}.`,
       { measured: count, limit },
@@ -188,7 +187,7 @@ function checkArguments(raw: unknown): Record<string, unknown> {
   const maxDepth = LIMITS.JSON_DEPTH.value;
   const depth = measureSchemas([raw], { depth: maxDepth, nodes: Number.POSITIVE_INFINITY });
   if (depth.exceeded)
-    throw new ToolCallFailure(
+    throw new DomainError(
       "INVALID_ARGUMENTS",
       `arguments: nested more than ${fmt(maxDepth)} levels deep; Tool Call arguments may nest at most ${fmt(maxDepth)}.`,
       { measured: depth.depth, limit: maxDepth },

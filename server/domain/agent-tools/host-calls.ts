@@ -5,15 +5,16 @@
  * the collection or the result; a signal within the process wakes a waiter on the same
  * instance at once. A row lives only until its caller reads the result or gives up.
  */
+
 import { z } from "zod";
 import { checkResultError, checkResultOutput } from "@/sdk/src/contract/result-checks";
+import { fmt } from "@/universal/format";
 import { getDb } from "../../db";
+import { DomainError, isToolCallFailure, type ToolCallFailure, type ToolCallFailureCode } from "../../errors";
 import { isDraining } from "../../instance";
 import { LIMITS } from "../../limits";
-import { fmt } from "../catalog/failures";
 import { heartbeat, type ToolHost } from "../sources/tool-hosts";
 import { parseInput } from "../validation";
-import { ToolCallFailure, type ToolCallFailureCode } from "./failures";
 import { acceptToolResult, type ToolResult } from "./result";
 import { wake, watch } from "./wakeups";
 
@@ -50,7 +51,7 @@ export async function callHostTool(options: {
       // A host answer that broke the contract fails this call with the code it broke.
       if (row.status === "failed" && row.result) {
         const failure = JSON.parse(row.result) as StoredFailure;
-        throw new ToolCallFailure(failure.code, failure.message, failure.details);
+        throw new DomainError(failure.code, failure.message, failure.details);
       }
       await answered.pause(Math.min(POLL_MS, deadline.getTime() - Date.now()), options.signal);
     }
@@ -58,7 +59,7 @@ export async function callHostTool(options: {
     answered.close();
     await db.toolCall.deleteMany({ where: { id: call.id } });
   }
-  throw new ToolCallFailure(
+  throw new DomainError(
     "TOOL_CALL_TIMEOUT",
     `The SDK Tool Host did not answer within ${fmt(limitMs / 1000)} s; one Tool Call may take at most that long.`,
     { limit: limitMs, unit: "ms" },
@@ -171,7 +172,7 @@ export interface SubmissionOutcome {
  */
 function resultOf(submitted: { output: string } | { error: string }): ToolResult {
   const failure = "error" in submitted ? checkResultError(submitted.error) : checkResultOutput(submitted.output);
-  if (failure) throw new ToolCallFailure(failure.code, failure.message, failure.details);
+  if (failure) throw new DomainError(failure.code, failure.message, failure.details);
   return "error" in submitted
     ? acceptToolResult({ content: [{ type: "text", text: submitted.error }], isError: true })
     : acceptToolResult({ content: [{ type: "text", text: submitted.output }], ...structuredOf(submitted.output) });
@@ -205,9 +206,9 @@ export async function submitHostResults(host: ToolHost, body: unknown): Promise<
     try {
       stored = resultOf(submitted);
     } catch (error) {
-      if (!(error instanceof ToolCallFailure)) throw error;
+      if (!isToolCallFailure(error)) throw error;
       refusal = error;
-      stored = { code: error.code, message: error.message, details: error.details };
+      stored = { code: error.code, message: error.message, details: error.details ?? {} };
     }
     const { count } = await db.toolCall.updateMany({
       where: { id: submitted.id, sourceId: host.id, status: "delivered" },

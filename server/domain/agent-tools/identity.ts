@@ -3,10 +3,10 @@
  * refused with IDENTITY_OVER_BUDGET on every request, naming the state and the remedy,
  * so its agents never wait on Tools that will not come.
  */
+import { fmtBytes } from "@/universal/format";
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError } from "../../errors";
-import { fmtBytes } from "../catalog/failures";
 import { budgetOf } from "../identities/budget";
 
 export interface ServedIdentity {

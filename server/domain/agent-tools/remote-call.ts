@@ -3,13 +3,14 @@
  * the same transport, network policy and remote-response limit as a catalog check, one
  * request per call once a session is open.
  */
+
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
+import { fmt, fmtBytes } from "@/universal/format";
+import { DomainError, type ToolCallFailure } from "../../errors";
 import { LIMITS } from "../../limits";
 import { AS_SENT, ResponseTooLarge } from "../catalog/catalog-transport";
-import { fmt, fmtBytes } from "../catalog/failures";
 import { AddressBlocked, causeChain, unreachable } from "../catalog/guarded-dispatcher";
 import { withSourceSession } from "../catalog/source-sessions";
-import { ToolCallFailure } from "./failures";
 
 export async function callRemoteTool(options: {
   sourceId: string;
@@ -64,36 +65,36 @@ function toFailure(error: unknown, timedOut: boolean, timeoutMs: number): ToolCa
   for (const e of causeChain(error)) {
     if (e instanceof ResponseTooLarge) {
       const limit = LIMITS.REMOTE_RESPONSE_BYTES.value;
-      return new ToolCallFailure(
+      return new DomainError(
         "REMOTE_RESPONSE_TOO_LARGE",
         `The Source's answer passed ${fmtBytes(limit)} (received ${fmtBytes(e.received)} before stopping); a remote response may be at most ${fmtBytes(limit)}.`,
         { measured: e.received, limit, unit: "bytes" },
       );
     }
     if (e instanceof AddressBlocked)
-      return new ToolCallFailure(
+      return new DomainError(
         "SOURCE_ADDRESS_BLOCKED",
         `The Source's address ${e.address} is ${e.reason}; an admin must allow link-local addresses first.`,
       );
   }
   if (timedOut)
-    return new ToolCallFailure(
+    return new DomainError(
       "TOOL_CALL_TIMEOUT",
       `The Source did not answer within ${fmt(timeoutMs / 1000)} s; one Tool Call may take at most that long.`,
       { limit: timeoutMs, unit: "ms" },
     );
   if (error instanceof ProtocolError)
-    return new ToolCallFailure(
+    return new DomainError(
       "SOURCE_CALL_ERROR",
       `The Source refused the call (JSON-RPC ${error.code}): ${sourceMessage(error.message).slice(0, 500)}`,
       { jsonRpcCode: error.code },
     );
   const http = causeChain(error).find((e) => e instanceof SdkHttpError) as SdkHttpError | undefined;
   if (http)
-    return new ToolCallFailure("SOURCE_UNREACHABLE", `The Source answered HTTP ${http.status}.`, {
+    return new DomainError("SOURCE_UNREACHABLE", `The Source answered HTTP ${http.status}.`, {
       status: http.status,
     });
-  return new ToolCallFailure("SOURCE_UNREACHABLE", unreachable(error, "The Source could not be reached"));
+  return new DomainError("SOURCE_UNREACHABLE", unreachable(error, "The Source could not be reached"));
 }
 
 /**

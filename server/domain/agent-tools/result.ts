@@ -2,11 +2,12 @@
  * A Tool Result as /mcp passes it on, and the Tool Result limits it must fit: a result over
  * one of them reaches the agent as a failure of that call, naming the limit.
  */
+
 import { characters } from "@/sdk/src/contract/result-checks";
+import { fmt, fmtBytes } from "@/universal/format";
+import { DomainError, type ToolCallFailure } from "../../errors";
 import { LIMITS } from "../../limits";
-import { fmt, fmtBytes } from "../catalog/failures";
 import { measureSchemas } from "../catalog/schema-measure";
-import { ToolCallFailure } from "./failures";
 
 export interface ToolResult {
   content: unknown[];
@@ -19,7 +20,7 @@ export { characters };
 /** The Source's answer as a Tool Result, or a ToolCallFailure naming the limit it broke. */
 export function acceptToolResult(raw: Record<string, unknown>): ToolResult {
   if (!Array.isArray(raw.content))
-    throw new ToolCallFailure("TOOL_RESULT_MALFORMED", 'The Source\'s answer has no "content" list.');
+    throw new DomainError("TOOL_RESULT_MALFORMED", 'The Source\'s answer has no "content" list.');
   const result: ToolResult = { content: raw.content };
   if (raw.structuredContent && typeof raw.structuredContent === "object" && !Array.isArray(raw.structuredContent))
     result.structuredContent = raw.structuredContent as Record<string, unknown>;
@@ -30,7 +31,7 @@ export function acceptToolResult(raw: Record<string, unknown>): ToolResult {
   const maxDepth = LIMITS.JSON_DEPTH.value;
   const depth = measureSchemas([result], { depth: maxDepth, nodes: Number.POSITIVE_INFINITY });
   if (depth.exceeded)
-    throw new ToolCallFailure(
+    throw new DomainError(
       "TOOL_RESULT_TOO_DEEP",
       `The Tool Result is nested more than ${fmt(maxDepth)} levels deep; an accepted Tool Result may nest at most ${fmt(maxDepth)}.`,
       { measured: depth.depth, limit: maxDepth, unit: "levels" },
@@ -39,7 +40,7 @@ export function acceptToolResult(raw: Record<string, unknown>): ToolResult {
   const bytes = Buffer.byteLength(JSON.stringify(result));
   const maxBytes = LIMITS.TOOL_RESULT_BYTES.value;
   if (bytes > maxBytes)
-    throw new ToolCallFailure(
+    throw new DomainError(
       "TOOL_RESULT_TOO_LARGE",
       `The Tool Result is ${fmtBytes(bytes)}; an accepted Tool Result may be at most ${fmtBytes(maxBytes)}.`,
       { measured: bytes, limit: maxBytes, unit: "bytes" },
@@ -50,7 +51,7 @@ export function acceptToolResult(raw: Record<string, unknown>): ToolResult {
   );
   const maxBlocks = LIMITS.TOOL_RESULT_TEXT_BLOCKS.value;
   if (texts.length > maxBlocks)
-    throw new ToolCallFailure(
+    throw new DomainError(
       "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS",
       `The Tool Result has ${fmt(texts.length)} text blocks; at most ${fmt(maxBlocks)} are accepted.`,
       { measured: texts.length, limit: maxBlocks, unit: "blocks" },
@@ -58,11 +59,11 @@ export function acceptToolResult(raw: Record<string, unknown>): ToolResult {
   const maxChars = LIMITS.TOOL_RESULT_TEXT_BLOCK_CHARS.value;
   for (const [index, block] of texts.entries()) {
     if (typeof block.text !== "string")
-      throw new ToolCallFailure("TOOL_RESULT_MALFORMED", `Text block ${index + 1} of the Tool Result has no text.`);
+      throw new DomainError("TOOL_RESULT_MALFORMED", `Text block ${index + 1} of the Tool Result has no text.`);
     // Cheap bound first: a string has at least as many UTF-16 units as characters.
     if (block.text.length > maxChars && characters(block.text) > maxChars) {
       const measured = characters(block.text);
-      throw new ToolCallFailure(
+      throw new DomainError(
         "TOOL_RESULT_TEXT_TOO_LONG",
         `Text block ${index + 1} of the Tool Result has ${fmt(measured)} characters; each may have at most ${fmt(maxChars)}.`,
         { measured, limit: maxChars, unit: "characters", block: index + 1 },

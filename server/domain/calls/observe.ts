@@ -4,11 +4,12 @@
  * `observeToolCall` around its dispatch and nothing else changes, so the way a call is
  * made (proxied, pooled, built-in) stays apart from how it is watched.
  */
+
 import type { Actor } from "../../actor";
+import { DomainError } from "../../errors";
 import { metrics } from "../../observability/metrics";
 import { withSpan } from "../../observability/tracing";
 import { BUILT_IN_TOOL_NAMES } from "../agent-tools/built-ins";
-import { ToolCallFailure } from "../agent-tools/failures";
 import { type Dispatched, failedResult, type Outcome, type ToolResult } from "../agent-tools/result";
 import { admitCall } from "../rate-limits/admit";
 import { outcomeOfError } from "./outcome";
@@ -40,7 +41,7 @@ export async function observeToolCall(
           const { refusal } = admission;
           metrics.rateLimited.inc({ subject: refusal.subject, limit: refusal.kind });
           ({ result, outcome } = failedResult(
-            new ToolCallFailure("RATE_LIMITED", refusal.message, {
+            new DomainError("RATE_LIMITED", refusal.message, {
               subject: refusal.subject,
               limit: refusal.limit,
               kind: refusal.kind,

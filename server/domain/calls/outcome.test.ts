@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../../errors";
-import { ToolCallFailure } from "../agent-tools/failures";
 import { answered, failedCall, failedResult } from "../agent-tools/result";
 import { outcomeOfError } from "./outcome";
 
@@ -20,7 +19,7 @@ describe("a call's outcome, decided where its result is made", () => {
   });
 
   it("is failed with the code when Quartermaster failed the call, and the result carries the error", () => {
-    const { result, outcome } = failedResult(new ToolCallFailure("RATE_LIMITED", "slow down", { retryAfterMs: 5 }));
+    const { result, outcome } = failedResult(new DomainError("RATE_LIMITED", "slow down", { retryAfterMs: 5 }));
     expect(outcome).toEqual({ outcome: "failed", failureCode: "RATE_LIMITED" });
     expect(result).toEqual({
       content: [{ type: "text", text: "RATE_LIMITED: slow down" }],

@@ -4,13 +4,13 @@
  * Every check is recorded with its outcome and measurements.
  */
 import { getDb } from "../../db";
-import { notFound } from "../../errors";
+import { type CheckFailure, DomainError, isCheckFailure, notFound } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
 import { HeadersUnreadable, openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { DefinitionStager } from "./definitions";
-import { CheckFailure, internalCheckFailure, isCheckFailure } from "./failures";
+import { internalCheckFailure } from "./failures";
 import { type ListProgress, listMcpCatalog } from "./mcp-lister";
 import { observeCatalogCheck } from "./observe-check";
 import { publishCatalog, readCatalog, SourceGone } from "./publish";
@@ -134,10 +134,10 @@ async function checkSource(
     }
     let failure: CheckFailure;
     if (isCheckFailure(error)) failure = error;
-    else if (error instanceof HeadersUnreadable) failure = new CheckFailure("CATALOG_CHECK_FAILED", error.message);
+    else if (error instanceof HeadersUnreadable) failure = new DomainError("CATALOG_CHECK_FAILED", error.message);
     else if (options.signal?.aborted) {
       const reason = options.signal.reason;
-      failure = new CheckFailure(
+      failure = new DomainError(
         "CATALOG_CHECK_FAILED",
         reason instanceof Error && reason.message.startsWith("Interrupted")
           ? reason.message
@@ -156,7 +156,7 @@ async function checkSource(
           finishedAt,
           failureCode: failure.code,
           failureMessage: failure.message,
-          failureDetails: failure.details as never,
+          failureDetails: (failure.details ?? {}) as never,
           pages: last.pages,
           tools: last.tools,
           bytes: last.bytes,
@@ -168,7 +168,7 @@ async function checkSource(
           lastCheckAt: finishedAt,
           lastFailureCode: failure.code,
           lastFailureMessage: failure.message,
-          lastFailureDetails: failure.details as never,
+          lastFailureDetails: (failure.details ?? {}) as never,
         },
       }),
       db.source.updateMany({ where: { id: sourceId, failingSince: null }, data: { failingSince: finishedAt } }),
@@ -176,7 +176,7 @@ async function checkSource(
     return {
       checkId: check.id,
       status: "failed",
-      failure: { code: failure.code, message: failure.message, details: failure.details },
+      failure: { code: failure.code, message: failure.message, details: failure.details ?? {} },
       added: 0,
       removed: 0,
       changed: 0,

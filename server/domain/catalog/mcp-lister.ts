@@ -3,11 +3,13 @@
  * catalog-check limit while the pages stream in: a check that breaks one stops at once
  * and throws CheckFailure, abandoning the one page it had already asked for.
  */
+
 import { setMaxListeners } from "node:events";
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
+import { fmt, fmtBytes } from "@/universal/format";
+import { type CheckFailure, DomainError, isCheckFailure } from "../../errors";
 import { LIMITS } from "../../limits";
 import { AS_SENT, NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
-import { CheckFailure, fmt, fmtBytes } from "./failures";
 import { AddressBlocked, causeChain, systemCode, unreachable } from "./guarded-dispatcher";
 import { checkVerdictFor, connectionKey, rememberVerdict } from "./protocol-verdicts";
 import { openSourceExchange, type SourceExchange } from "./source-exchange";
@@ -53,7 +55,7 @@ export async function listMcpCatalog(
   let transportFailure: CheckFailure | undefined;
 
   const tooLarge = (received: number) =>
-    new CheckFailure(
+    new DomainError(
       "CATALOG_RESPONSE_TOO_LARGE",
       `One response from the server passed ${fmtBytes(limits.responseBytes)} (received ${fmtBytes(received)} before stopping); a remote response may be at most ${fmtBytes(limits.responseBytes)}.`,
       { measured: received, limit: limits.responseBytes, unit: "bytes", page: progress.pages + 1 },
@@ -87,14 +89,14 @@ export async function listMcpCatalog(
     }
     const message = String((error as Error)?.message ?? error);
     if (error instanceof NotJsonRpc) {
-      fail(new CheckFailure("CATALOG_MALFORMED_RESPONSE", message, { page: progress.pages + 1 }));
+      fail(new DomainError("CATALOG_MALFORMED_RESPONSE", message, { page: progress.pages + 1 }));
     } else if (
       error instanceof SyntaxError ||
       (error as { name?: string }).name === "ZodError" ||
       (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
     ) {
       fail(
-        new CheckFailure(
+        new DomainError(
           "CATALOG_MALFORMED_RESPONSE",
           `The server sent something that is not JSON-RPC: ${message.slice(0, 300)}`,
           { page: progress.pages + 1 },
@@ -103,7 +105,7 @@ export async function listMcpCatalog(
     } else if (message.includes("unknown message ID")) {
       // Otherwise the request we did make would wait for an answer until the clock ran out.
       fail(
-        new CheckFailure(
+        new DomainError(
           "CATALOG_MALFORMED_RESPONSE",
           "The server answered a request that was never made (wrong JSON-RPC id).",
           { page: progress.pages + 1 },
@@ -146,7 +148,7 @@ export async function listMcpCatalog(
       const result = transport.rawResult(answer.tools) ?? answer;
       next = undefined;
       if (!Array.isArray(result.tools)) {
-        throw new CheckFailure(
+        throw new DomainError(
           "CATALOG_MALFORMED_RESPONSE",
           `Page ${page}'s "tools" is not an array (got ${result.tools === null ? "null" : typeof result.tools}).`,
           { page },
@@ -156,19 +158,19 @@ export async function listMcpCatalog(
       const cursor = result.nextCursor;
       if (cursor !== undefined && cursor !== null && cursor !== "") {
         if (typeof cursor !== "string") {
-          throw new CheckFailure("CATALOG_MALFORMED_RESPONSE", `Page ${page}'s "nextCursor" is not a string.`, {
+          throw new DomainError("CATALOG_MALFORMED_RESPONSE", `Page ${page}'s "nextCursor" is not a string.`, {
             page,
           });
         }
         if (cursors.has(cursor)) {
-          throw new CheckFailure(
+          throw new DomainError(
             "CATALOG_CURSOR_LOOP",
             `Page ${page} returned a cursor the server had already returned; the listing would never end.`,
             { page, cursor: cursor.slice(0, 100) },
           );
         }
         if (page >= limits.pages) {
-          throw new CheckFailure(
+          throw new DomainError(
             "CATALOG_TOO_MANY_PAGES",
             `The catalog needs more than ${fmt(limits.pages)} pages: page ${fmt(limits.pages)} still returned a nextCursor. One check may read at most ${fmt(limits.pages)} pages.`,
             { measured: `more than ${limits.pages}`, limit: limits.pages, unit: "pages" },
@@ -184,7 +186,7 @@ export async function listMcpCatalog(
       const pageTools: PublishedTool[] = [];
       for (const [index, raw] of result.tools.entries()) {
         if (progress.tools + 1 > limits.tools) {
-          throw new CheckFailure(
+          throw new DomainError(
             "CATALOG_TOO_MANY_TOOLS",
             `The catalog has more than ${fmt(limits.tools)} Tools (passed the limit on page ${page}); one Source may publish at most ${fmt(limits.tools)}.`,
             { measured: `more than ${limits.tools}`, limit: limits.tools, unit: "Tools", page },
@@ -192,7 +194,7 @@ export async function listMcpCatalog(
         }
         const tool = validateToolDefinition(raw, { page, index });
         if (names.has(tool.nativeName)) {
-          throw new CheckFailure(
+          throw new DomainError(
             "CATALOG_DUPLICATE_TOOL_NAME",
             `Two Tools are named "${tool.nativeName}" (the second on page ${page}); native names must be unique within a Source.`,
             { tool: tool.nativeName, page },
@@ -202,7 +204,7 @@ export async function listMcpCatalog(
         progress.tools++;
         progress.bytes += tool.definitionBytes;
         if (progress.bytes > limits.definitionBytes) {
-          throw new CheckFailure(
+          throw new DomainError(
             "CATALOG_TOO_LARGE",
             `The Tool definitions passed ${fmtBytes(limits.definitionBytes)} on page ${page} (${fmtBytes(progress.bytes)} so far); a catalog may hold at most ${fmtBytes(limits.definitionBytes)} of definitions.`,
             { measured: progress.bytes, limit: limits.definitionBytes, unit: "bytes", page },
@@ -232,7 +234,7 @@ export async function listMcpCatalog(
 }
 
 function addressBlocked(e: AddressBlocked): CheckFailure {
-  return new CheckFailure(
+  return new DomainError(
     "CATALOG_ADDRESS_BLOCKED",
     `${e.address} is ${e.reason}; an admin must allow link-local addresses first.`,
     { address: e.address },
@@ -252,7 +254,7 @@ function toCheckFailure(
     tooLarge: (received: number) => CheckFailure;
   },
 ): unknown {
-  if (error instanceof CheckFailure) return error;
+  if (isCheckFailure(error)) return error;
   if (ctx.transportFailure) return ctx.transportFailure;
   if (error instanceof ResponseTooLarge) return ctx.tooLarge(error.received);
   if (ctx.outerSignal?.aborted) return ctx.outerSignal.reason ?? error;
@@ -263,7 +265,7 @@ function toCheckFailure(
     (ctx.controller.signal.aborted && elapsed >= ctx.limits.wallClockMs - 50) ||
     (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout);
   if (timedOut) {
-    return new CheckFailure(
+    return new DomainError(
       "CATALOG_TIMEOUT",
       `The check did not finish within ${fmt(ctx.limits.wallClockMs / 1000)} s (stopped ${where}, after ${fmt(ctx.progress.tools)} Tools).`,
       { measured: elapsed, limit: ctx.limits.wallClockMs, unit: "ms", page },
@@ -277,20 +279,20 @@ function toCheckFailure(
   if (http) {
     const status = http.status ?? 0;
     if (status === 401 || status === 403) {
-      return new CheckFailure(
+      return new DomainError(
         "CATALOG_UNAUTHORIZED",
         `The server refused the Connection's credentials (HTTP ${status}). Check the auth headers.`,
         { status, page },
       );
     }
     if (status > 0) {
-      return new CheckFailure("CATALOG_HTTP_ERROR", `The server answered HTTP ${status} ${where}.`, {
+      return new DomainError("CATALOG_HTTP_ERROR", `The server answered HTTP ${status} ${where}.`, {
         status,
         page,
         measured: status,
       });
     }
-    return new CheckFailure(
+    return new DomainError(
       "CATALOG_MALFORMED_RESPONSE",
       `The server's answer ${where} is not an MCP response: ${http.message.slice(0, 300)}`,
       { page },
@@ -300,13 +302,13 @@ function toCheckFailure(
     (e) => e instanceof SdkError && e.code === SdkErrorCode.ClientHttpUnexpectedContent,
   ) as SdkError | undefined;
   if (unusable)
-    return new CheckFailure(
+    return new DomainError(
       "CATALOG_MALFORMED_RESPONSE",
       `The server's answer ${where} is not an MCP response: ${unusable.message.slice(0, 300)}`,
       { page },
     );
   if (error instanceof ProtocolError) {
-    return new CheckFailure(
+    return new DomainError(
       "CATALOG_REMOTE_ERROR",
       `The server answered ${where} with JSON-RPC error ${error.code}: ${error.message.slice(0, 300)}`,
       { code: error.code, page },
@@ -321,11 +323,11 @@ function toCheckFailure(
         (e instanceof SdkError && e.code === SdkErrorCode.InvalidResult),
     )
   ) {
-    return new CheckFailure("CATALOG_MALFORMED_RESPONSE", `The server's answer ${where} is not valid JSON-RPC.`, {
+    return new DomainError("CATALOG_MALFORMED_RESPONSE", `The server's answer ${where} is not valid JSON-RPC.`, {
       page,
     });
   }
-  return new CheckFailure("CATALOG_TRANSPORT_ERROR", unreachable(error, "The server could not be reached"), {
+  return new DomainError("CATALOG_TRANSPORT_ERROR", unreachable(error, "The server could not be reached"), {
     code: systemCode(error),
     page,
   });

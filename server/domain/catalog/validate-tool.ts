@@ -1,6 +1,6 @@
 import { type Checked, type CheckedTool, checkToolDefinition } from "@/sdk/src/contract/tool-checks";
+import { DomainError } from "../../errors";
 import { canonicalJson, sha256, utf8Bytes } from "./canonical";
-import { CheckFailure } from "./failures";
 
 /**
  * A Tool definition that passed every per-Tool limit, ready to publish: only what
@@ -32,7 +32,7 @@ export function validateToolDefinition(raw: unknown, position: { page?: number; 
 
 /** A contract check's verdict as a PublishedTool, or the CheckFailure it names. */
 export function published(checked: Checked<CheckedTool>): PublishedTool {
-  if (!checked.ok) throw new CheckFailure(checked.failure.code, checked.failure.message, checked.failure.details);
+  if (!checked.ok) throw new DomainError(checked.failure.code, checked.failure.message, checked.failure.details);
   const { name, ...tool } = checked.value;
   return { nativeName: name, ...tool, definitionHash: sha256(tool.canonical) };
 }

@@ -1,3 +1,4 @@
+import { fmt, fmtBytes } from "@/universal/format";
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
@@ -7,7 +8,6 @@ import { planListing } from "../agent-tools/exposure";
 import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { utf8Bytes } from "../catalog/canonical";
-import { fmt, fmtBytes } from "../catalog/failures";
 import { catalogVersionOf } from "../catalog/version";
 import { parseInput } from "../validation";
 import { budgetOf, identityTotals, makeBudget, planningEstimate, stateOf } from "./budget";

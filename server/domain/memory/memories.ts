@@ -3,14 +3,15 @@
  * old one, which stays readable by id. Writes involve no model: a body, its derived index
  * entries and its facts are stored in one short transaction.
  */
+
 import { randomUUID } from "node:crypto";
+import { fmt } from "@/universal/format";
 import { type Actor, actorId, actorLabel } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { utf8Bytes } from "../catalog/canonical";
-import { fmt } from "../catalog/failures";
 import { parseInput } from "../validation";
 import { memoryWhere, requireMemoryScope, requireScope } from "./access";
 import { writeFacts } from "./facts";

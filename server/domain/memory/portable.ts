@@ -5,7 +5,9 @@
  * there, so importing the same file twice changes nothing. Grants are not exported: they
  * name Agent Identities of the installation the scope came from.
  */
+
 import { z } from "zod";
+import { fmt } from "@/universal/format";
 import type { Actor } from "../../actor";
 import { requireRole } from "../../actor";
 import { getDb } from "../../db";
@@ -13,7 +15,6 @@ import type { Prisma, Tx } from "../../db/types";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { recordAudit } from "../audit/record";
-import { fmt } from "../catalog/failures";
 import { unstorableText } from "../storable-text";
 import { parseInput } from "../validation";
 import { requireScope } from "./access";

@@ -11,9 +11,9 @@
  *   Tool Call may take.
  * A refused call does not count: a window counted for it is given back.
  */
+import { fmt } from "@/universal/format";
 import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
-import { fmt } from "../catalog/failures";
 import { type Limit, limitTable } from "./config";
 
 export interface Refusal {

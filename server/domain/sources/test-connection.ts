@@ -4,9 +4,10 @@
  * or blocked link-local addresses unless allowed), the same size and time limits and the
  * same failure codes apply. Nothing is stored: no Source, no check, no definitions.
  */
+
 import { type Actor, requireRole } from "../../actor";
+import { isCheckFailure } from "../../errors";
 import { evaluateCompatibility } from "../catalog/compatibility";
-import { isCheckFailure } from "../catalog/failures";
 import { listMcpCatalog } from "../catalog/mcp-lister";
 import type { PublishedTool } from "../catalog/validate-tool";
 import { parseInput } from "../validation";
@@ -57,7 +58,7 @@ export async function testConnection(actor: Actor, raw: TTestConnectionInput): P
     // Stopped while the next page was on its way: the server has more.
     if (first) return result(first, true, ms());
     if (!isCheckFailure(error)) throw error;
-    return { ok: false, ms: ms(), failure: { code: error.code, message: error.message, details: error.details } };
+    return { ok: false, ms: ms(), failure: { code: error.code, message: error.message, details: error.details ?? {} } };
   }
 }
 

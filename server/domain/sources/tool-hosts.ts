@@ -9,11 +9,11 @@ import type { Actor } from "../../actor";
 import { SYSTEM } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
+import { DomainError, isCheckFailure } from "../../errors";
 import { hashToken } from "../../tokens";
 import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { recordSourceWideChange } from "../catalog/changes";
-import { CheckFailure } from "../catalog/failures";
 import { publishCatalog } from "../catalog/publish";
 import { type PublishedTool, published } from "../catalog/validate-tool";
 
@@ -53,7 +53,7 @@ export function hostActor(host: ToolHost): Actor {
  */
 export function validateRegistration(body: unknown): PublishedTool[] {
   const checked = checkRegistration(body);
-  if (!checked.ok) throw new CheckFailure(checked.failure.code, checked.failure.message, checked.failure.details);
+  if (!checked.ok) throw new DomainError(checked.failure.code, checked.failure.message, checked.failure.details);
   return checked.value.map((tool) => published({ ok: true, value: tool }));
 }
 
@@ -76,7 +76,7 @@ async function restoreIfSilent(tx: Tx, host: ToolHost, at: Date): Promise<void> 
 
 export async function registerTools(host: ToolHost, body: unknown) {
   if (host.pausedAt) {
-    throw new CheckFailure(
+    throw new DomainError(
       "SOURCE_PAUSED",
       "An operator paused this SDK Tool Host: its catalog stays as it is and registrations are refused until it is resumed. Heartbeats still count.",
       { pausedAt: host.pausedAt.toISOString() },
@@ -88,7 +88,7 @@ export async function registerTools(host: ToolHost, body: unknown) {
   try {
     tools = validateRegistration(body);
   } catch (error) {
-    if (error instanceof CheckFailure) {
+    if (isCheckFailure(error)) {
       // A refused registration changes nothing in the catalog, but the operator sees why.
       await db.$transaction([
         db.catalogCheck.create({
@@ -100,7 +100,7 @@ export async function registerTools(host: ToolHost, body: unknown) {
             finishedAt: at,
             failureCode: error.code,
             failureMessage: error.message,
-            failureDetails: error.details as never,
+            failureDetails: (error.details ?? {}) as never,
           },
         }),
         db.source.update({
@@ -109,7 +109,7 @@ export async function registerTools(host: ToolHost, body: unknown) {
             lastCheckAt: at,
             lastFailureCode: error.code,
             lastFailureMessage: error.message,
-            lastFailureDetails: error.details as never,
+            lastFailureDetails: (error.details ?? {}) as never,
           },
         }),
         db.source.updateMany({ where: { id: host.id, failingSince: null }, data: { failingSince: at } }),

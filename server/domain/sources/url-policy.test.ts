@@ -65,10 +65,54 @@ describe("Connection URL policy", () => {
     expect(blockedAddressReason("2002:a9fe:a9fe::")).toMatch(/6to4 address \(2002::\/16\) of 169.254.169.254/);
   });
 
+  it("refuses the unspecified address in every spelling, IPv4 and IPv6 (it reaches the host itself)", () => {
+    for (const url of [
+      "http://[::]/mcp",
+      "http://[0:0:0:0:0:0:0:0]/mcp",
+      "http://[0000:0000:0000:0000:0000:0000:0000:0000]/",
+      "http://[::0]/",
+      "http://[::0.0.0.0]/",
+      "http://[::ffff:0.0.0.0]/mcp", // IPv4-mapped: a dual-stack socket connects to 0.0.0.0
+      "http://[::ffff:0:0]/",
+      "http://[0:0:0:0:0:ffff:0.0.0.0]/",
+      "http://[::ffff:0.0.0.1]/", // the rest of 0.0.0.0/8, as IPv4 itself refuses it
+      "http://[::ffff:0.255.255.255]/",
+      "http://[::ffff:0:0.0.0.0]/", // IPv4-translated
+      "http://[::ffff:0:0:0]/",
+      "http://[::2]/", // IPv4-compatible 0.0.0.2
+      "http://[::0.1.2.3]/",
+      "http://[64:ff9b::]/", // NAT64 of 0.0.0.0
+      "http://[64:ff9b::0.0.0.0]/",
+      "http://[2002::]/", // 6to4 of 0.0.0.0
+      "http://[2002:0:0::1]/",
+      "http://0.0.0.0:3000/mcp",
+      "http://0/",
+      "http://0x0/",
+      "http://0.0/",
+      "http://000.000.000.000/",
+      "http://0.1.2.3/",
+    ]) {
+      expect(() => checkConnectionUrl(url, refuse), url).toThrow(
+        /unspecified .*may not reach it unless an admin allows/,
+      );
+    }
+    // As a resolved address (a name whose DNS answer is one of them) too.
+    for (const address of ["::", "0:0:0:0:0:0:0:0", "::ffff:0.0.0.0", "::ffff:0:0", "::%eth0", "64:ff9b::", "2002::"])
+      expect(blockedAddressReason(address), address).toMatch(/unspecified/);
+    expect(blockedAddressReason("::ffff:0.0.0.0")).toBe(
+      "an IPv4-mapped address of 0.0.0.0, the unspecified network 0.0.0.0/8",
+    );
+  });
+
   it("still lets through the IPv6 forms of addresses a Connection may reach", () => {
     for (const address of [
       "::1",
+      "0:0:0:0:0:0:0:1",
       "::ffff:10.0.0.5",
+      "::ffff:127.0.0.1",
+      "64:ff9b:1::", // local-use NAT64: its zero bytes are the prefix, not an address
+      "2001::1", // Teredo with zeros where the layouts read an address
+      "2001:db8::5efe:0:0", // ISATAP likewise
       "2002:0a00:0005::1",
       "64:ff9b:1::808:808",
       "2001:db8::5efe:a00:5",

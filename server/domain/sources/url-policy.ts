@@ -49,17 +49,18 @@ const quad = (b: readonly number[]) => b.map((x) => x & 255).join(".");
  * gateway, a tunnel or the host's own stack may deliver the packet to it. Each with the
  * form's name, for the reason shown to the operator.
  */
-function embeddedIpv4(g: readonly number[]): Array<[ipv4: string, form: string]> {
+function embeddedIpv4(g: readonly number[]): Array<[ipv4: string, form: string, fixedLayout: boolean]> {
   const b = g.flatMap((x) => [x >> 8, x & 255]);
   const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   const low = quad(b.slice(12, 16));
-  const found: Array<[string, string]> = [];
-  if (zero(0, 5) && g[5] === 0xffff) found.push([low, "an IPv4-mapped address"]);
-  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) found.push([low, "an IPv4-translated address"]);
+  // fixedLayout: the form has one place for the IPv4 address, so even zeros there are one.
+  const found: Array<[string, string, boolean]> = [];
+  if (zero(0, 5) && g[5] === 0xffff) found.push([low, "an IPv4-mapped address", true]);
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) found.push([low, "an IPv4-translated address", true]);
   // ::a.b.c.d (deprecated IPv4-compatible); :: and ::1 are the unspecified and loopback addresses.
-  if (zero(0, 6) && !(g[6] === 0 && (g[7] ?? 0) <= 1)) found.push([low, "an IPv4-compatible address"]);
+  if (zero(0, 6) && !(g[6] === 0 && (g[7] ?? 0) <= 1)) found.push([low, "an IPv4-compatible address", true]);
   if (g[0] === 0x64 && g[1] === 0xff9b) {
-    if (zero(2, 6)) found.push([low, "a NAT64 address (64:ff9b::/96)"]);
+    if (zero(2, 6)) found.push([low, "a NAT64 address (64:ff9b::/96)", true]);
     if (g[2] === 1) {
       // Local-use NAT64 (64:ff9b:1::/48): the operator picks the prefix length, so every
       // RFC 6052 layout that fits inside it counts.
@@ -69,15 +70,15 @@ function embeddedIpv4(g: readonly number[]): Array<[ipv4: string, form: string]>
         [b[9], b[10], b[11], b[12]],
         [b[12], b[13], b[14], b[15]],
       ])
-        found.push([quad(bytes as number[]), "a NAT64 address (64:ff9b:1::/48)"]);
+        found.push([quad(bytes as number[]), "a NAT64 address (64:ff9b:1::/48)", false]);
     }
   }
-  if (g[0] === 0x2002) found.push([quad(b.slice(2, 6)), "a 6to4 address (2002::/16)"]);
+  if (g[0] === 0x2002) found.push([quad(b.slice(2, 6)), "a 6to4 address (2002::/16)", true]);
   if (g[0] === 0x2001 && g[1] === 0) {
-    found.push([quad(b.slice(4, 8)), "a Teredo server address (2001::/32)"]);
-    found.push([quad(b.slice(12, 16).map((x) => ~x)), "a Teredo client address (2001::/32)"]);
+    found.push([quad(b.slice(4, 8)), "a Teredo server address (2001::/32)", false]);
+    found.push([quad(b.slice(12, 16).map((x) => ~x)), "a Teredo client address (2001::/32)", false]);
   }
-  if (((g[4] ?? 0) & 0xfdff) === 0 && g[5] === 0x5efe) found.push([low, "an ISATAP address"]);
+  if (((g[4] ?? 0) & 0xfdff) === 0 && g[5] === 0x5efe) found.push([low, "an ISATAP address", false]);
   return found;
 }
 
@@ -104,10 +105,12 @@ export function blockedAddressReason(ip: string): string | null {
     for (const [groups, name] of CLOUD_METADATA_V6) {
       if (groups.every((x, i) => g[i] === x)) return `a cloud metadata endpoint (${name})`;
     }
-    // An IPv6 form of a refused IPv4 address is refused with it. (0.0.0.0/8 is left out:
-    // the layouts of an address that is not of that form read zeros as one.)
-    for (const [ipv4, form] of embeddedIpv4(g)) {
-      if (inV4(ipv4, "0.0.0.0/8")) continue;
+    // An IPv6 form of a refused IPv4 address is refused with it: ::ffff:0.0.0.0 reaches the
+    // host itself through a dual-stack socket, as 0.0.0.0 does. Only where a form's layout is
+    // a guess (local-use NAT64, Teredo, ISATAP) are zeros left alone: there they are
+    // usually the prefix, not an address.
+    for (const [ipv4, form, fixedLayout] of embeddedIpv4(g)) {
+      if (!fixedLayout && inV4(ipv4, "0.0.0.0/8")) continue;
       const reason = blockedAddressReason(ipv4);
       if (reason) return `${form} of ${ipv4}, ${reason}`;
     }

@@ -1,0 +1,145 @@
+/**
+ * Every code Quartermaster answers with, in one table: its HTTP status and the line the docs
+ * give it. Browser-safe (the console shows the docs lines as labels); the one error class,
+ * DomainError, is in server/errors.ts. Grouped by who meets them, for the docs that list them
+ * (docs/api.md, docs/mcp.md): a request's refusal, a catalog check's failure, a Tool Call's.
+ */
+
+type CodeTable = Record<string, { status: number; doc: string }>;
+
+/** A request refused: by authentication, a role, its input or the state it would change. */
+export const REQUEST_ERROR_CODES = {
+  /** No valid session, API key, host token or agent token. */
+  UNAUTHENTICATED: { status: 401, doc: "Sign in, or send a valid Authorization: Bearer token." },
+  /** Authenticated, but the role does not allow this. */
+  FORBIDDEN: { status: 403, doc: "Your role does not allow this action." },
+  NOT_FOUND: { status: 404, doc: "The object does not exist or was deleted." },
+  /** A unique name or a state conflict (e.g. removing the last admin). */
+  CONFLICT: { status: 409, doc: "The change conflicts with the current state." },
+  /** A field failed validation; the message names the field and the rule. */
+  INVALID_INPUT: { status: 400, doc: "A field is missing or invalid; the message names it." },
+  /** An assignment or instructions would take an Agent Identity past its definition budget. */
+  BUDGET_EXCEEDED: {
+    status: 422,
+    doc: "The change would put the Agent Identity over its budget; details.overByBytes says by how much.",
+  },
+  /** An Agent Identity is over its budget (catalog growth); its agents are refused until it is back under. */
+  IDENTITY_OVER_BUDGET: {
+    status: 409,
+    doc: "The Agent Identity is over its definition budget; unassign a Source to bring it back.",
+  },
+  /** An MCP Connection already has the most Agent Identities a release allows. */
+  TOO_MANY_IDENTITIES: {
+    status: 422,
+    doc: "The MCP Connection is assigned to the maximum number of Agent Identities.",
+  },
+  /** A memory body over the limit; details name the limit and the measured size. */
+  MEMORY_TOO_LARGE: {
+    status: 413,
+    doc: "A memory body may be at most 64 KiB (65,536 bytes of UTF-8); details.measured says how large it was.",
+  },
+  /** The actor holds no grant (or role) for this scope, or only read where it writes. */
+  SCOPE_ACCESS_DENIED: {
+    status: 403,
+    doc: "The scope is not readable or writable for you: an Agent Identity needs a grant for it (read or write).",
+  },
+  /** A proposal's memories changed since the consolidator filed it. */
+  PROPOSAL_STALE: {
+    status: 409,
+    doc: "The proposal's memories changed since it was filed (superseded, discarded or erased); it can no longer be applied.",
+  },
+  INTERNAL: { status: 500, doc: "Unexpected failure; the request id in the logs has details." },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    doc: "The HTTP method is not supported at this path; the Allow header says which are.",
+  },
+} as const satisfies CodeTable;
+
+/**
+ * Why a catalog check (or an SDK registration) failed as a whole. Each code names one
+ * cause; the message says what was measured against which limit, in words an operator
+ * can act on, and `details` carries the same facts for programs. A registration answers
+ * with the status: its own input, so 4xx.
+ */
+export const CHECK_FAILURE_CODES = {
+  CATALOG_TIMEOUT: { status: 422, doc: "The check did not finish within its time limit." },
+  CATALOG_TOO_MANY_PAGES: { status: 422, doc: "The catalog needs more pages than one check may read." },
+  CATALOG_TOO_MANY_TOOLS: { status: 422, doc: "The catalog has more Tools than one Source may publish." },
+  CATALOG_TOO_LARGE: { status: 422, doc: "The Tool definitions together exceed the catalog size limit." },
+  CATALOG_CURSOR_LOOP: { status: 422, doc: "The server returned a cursor it had already returned." },
+  CATALOG_DUPLICATE_TOOL_NAME: { status: 422, doc: "Two Tools share one native name." },
+  CATALOG_RESPONSE_TOO_LARGE: { status: 422, doc: "One response from the server exceeded the size limit." },
+  CATALOG_TRANSPORT_ERROR: { status: 422, doc: "The server could not be reached." },
+  CATALOG_HTTP_ERROR: { status: 422, doc: "The server answered with an HTTP error." },
+  CATALOG_UNAUTHORIZED: { status: 422, doc: "The server refused the Connection's credentials." },
+  CATALOG_REMOTE_ERROR: { status: 422, doc: "The server answered with a JSON-RPC error." },
+  CATALOG_MALFORMED_RESPONSE: { status: 400, doc: "The server's answer is not a valid MCP response." },
+  CATALOG_ADDRESS_BLOCKED: { status: 422, doc: "The server's address is in a range Connections may not reach." },
+  TOOL_DEFINITION_TOO_LARGE: { status: 422, doc: "One Tool definition exceeds the size limit." },
+  TOOL_NAME_INVALID: { status: 422, doc: "A Tool's native name is empty or too long." },
+  TOOL_DESCRIPTION_TOO_LONG: { status: 422, doc: "A Tool's description is too long." },
+  TOOL_SCHEMA_TOO_DEEP: { status: 422, doc: "A Tool's JSON Schemas are nested too deeply." },
+  TOOL_SCHEMA_TOO_LARGE: {
+    status: 422,
+    doc: "A Tool's JSON Schemas have too many nodes, or an SDK input schema is too large.",
+  },
+  TOOL_DEFINITION_TOO_DEEP: {
+    status: 422,
+    doc: "A Tool's definition outside its schemas (annotations, _meta) is nested too deeply.",
+  },
+  CATALOG_CHECK_FAILED: { status: 422, doc: "Quartermaster itself failed while checking (see the server log)." },
+  TOO_MANY_TOOLS: { status: 422, doc: "An SDK registration has more Tools than one Source may publish." },
+  REQUEST_BODY_TOO_LARGE: { status: 413, doc: "An SDK registration request body is too large." },
+  SOURCE_PAUSED: {
+    status: 409,
+    doc: "An operator paused the SDK Tool Host; registrations are refused until it is resumed.",
+  },
+} as const satisfies CodeTable;
+
+/**
+ * Why a proxied Tool Call failed. A failed call reaches the agent as a Tool Result with
+ * isError set and the code in front of a message it can act on; the model reads it and
+ * may try something else, instead of the whole request failing. (The status is what the
+ * call would answer over plain HTTP; /mcp answers every call 200.)
+ */
+export const TOOL_CALL_FAILURE_CODES = {
+  TOOL_CALL_TIMEOUT: { status: 504, doc: "The Source did not answer within the time one Tool Call may take." },
+  SOURCE_UNREACHABLE: { status: 502, doc: "The Source's server could not be reached or answered with an HTTP error." },
+  SOURCE_ADDRESS_BLOCKED: { status: 502, doc: "The Source's address is refused by the network policy." },
+  REMOTE_RESPONSE_TOO_LARGE: {
+    status: 502,
+    doc: "One response from the Source was larger than a remote response may be.",
+  },
+  TOOL_RESULT_TOO_LARGE: { status: 502, doc: "The Tool Result was larger than an accepted Tool Result may be." },
+  TOOL_RESULT_TOO_MANY_TEXT_BLOCKS: { status: 502, doc: "The Tool Result had more text blocks than are accepted." },
+  TOOL_RESULT_TEXT_TOO_LONG: { status: 502, doc: "One text block of the Tool Result was longer than accepted." },
+  TOOL_RESULT_MALFORMED: { status: 502, doc: "The Source's answer was not a Tool Result." },
+  TOOL_RESULT_TOO_DEEP: {
+    status: 502,
+    doc: "The Tool Result was nested more deeply than an accepted Tool Result may be.",
+  },
+  SOURCE_CALL_ERROR: { status: 502, doc: "The Source refused the call (a JSON-RPC error)." },
+  TOOL_RESULT_NUL: { status: 502, doc: "An SDK Tool Host's output or error message contained a NUL character." },
+  RATE_LIMITED: {
+    status: 429,
+    doc: "The Agent Identity or the Tool is over its rate limit (calls per minute or calls at once); error.retryAfterMs says when to try again.",
+  },
+  INVALID_ARGUMENTS: {
+    status: 400,
+    doc: "The arguments break the Tool's input schema or a Tool Call limit; nothing was forwarded.",
+  },
+  TOOL_NOT_HELD: {
+    status: 403,
+    doc: "The identity held this Tool but no longer does; the message says why and since when.",
+  },
+} as const satisfies CodeTable;
+
+export const ERROR_CODES = { ...REQUEST_ERROR_CODES, ...CHECK_FAILURE_CODES, ...TOOL_CALL_FAILURE_CODES } as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type CheckFailureCode = keyof typeof CHECK_FAILURE_CODES;
+export type ToolCallFailureCode = keyof typeof TOOL_CALL_FAILURE_CODES;
+
+export const isCheckFailureCode = (code: string): code is CheckFailureCode => Object.hasOwn(CHECK_FAILURE_CODES, code);
+export const isToolCallFailureCode = (code: string): code is ToolCallFailureCode =>
+  Object.hasOwn(TOOL_CALL_FAILURE_CODES, code);
