@@ -35,10 +35,21 @@ export async function callTool(
   args: unknown = {},
   headers: Record<string, string> = {},
 ): Promise<RpcAnswer> {
+  return callRpc(mcpUrl, token, "tools/call", { name, arguments: args }, headers);
+}
+
+/** Any JSON-RPC method at /mcp (resources/read, prompts/get …), answered as callTool's. */
+export async function callRpc(
+  mcpUrl: string,
+  token: string,
+  method: string,
+  params: unknown,
+  headers: Record<string, string> = {},
+): Promise<RpcAnswer> {
   const response = await postMcp(
     mcpUrl,
     token,
-    { jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } },
+    { jsonrpc: "2.0", id: ++id, method, params },
     { "mcp-protocol-version": "2025-11-25", ...headers },
   );
   const text = await response.text();
