@@ -26,6 +26,8 @@ test.describe("signing in and out", () => {
   test("an admin signs in, visits every section with no serious accessibility violations, toggles the theme and signs out", async ({
     page,
   }) => {
+    // Twelve pages, each with axe: on two shared vCPUs this ran past the default minute.
+    test.setTimeout(180_000);
     await signIn(page);
     for (const item of PAGES) {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: item.label, exact: true }).click();
