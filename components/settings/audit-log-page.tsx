@@ -32,7 +32,8 @@ function columnsAt(now: number, open: (e: AuditEvent) => void): Column<AuditEven
     {
       key: "when",
       header: "When",
-      width: "w-36",
+      // On a phone the action (the row's name, which opens it) takes what When and Object leave.
+      width: "w-36 max-md:w-24",
       className: "whitespace-nowrap text-muted",
       cell: (e) => <span title={formatDateTime(e.at)}>{formatRelative(e.at, now)}</span>,
     },
@@ -54,7 +55,7 @@ function columnsAt(now: number, open: (e: AuditEvent) => void): Column<AuditEven
     {
       key: "action",
       header: "Action",
-      width: "w-[18%]",
+      width: "w-[18%] max-md:w-auto",
       className: "truncate",
       cell: (e) => (
         <button
