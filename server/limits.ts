@@ -152,6 +152,10 @@ export const LIMITS = {
   CALL_LOG_RETENTION_DAYS_MAX: setting(400, "longest call log retention an admin may set"),
   CALL_PAYLOAD_RETENTION_DAYS_MAX: setting(30, "longest an admin may keep captured arguments and results"),
   CALL_PAYLOAD_CHARS: setting(65_536, "characters of arguments, and of a result, that payload capture keeps per call"),
+  CALL_PAYLOAD_ID_CANDIDATES: setting(
+    10_000,
+    "strings of one captured call looked up as memory ids; a call naming more keeps no payload",
+  ),
   CALL_STATS_DAYS: setting(30, "days the call statistics of an identity, Source or Tool look back"),
   RATE_LIMIT_PER_MINUTE_MAX: setting(1_000_000, "highest calls-per-minute limit"),
   RATE_LIMIT_CONCURRENT_MAX: setting(10_000, "highest concurrent-calls limit"),

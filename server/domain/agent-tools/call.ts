@@ -15,6 +15,7 @@ import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
 import { HeadersUnreadable, openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
+import { storableCopy } from "../storable-text";
 import { checkToolArguments } from "./argument-check";
 import { callHostTool } from "./host-calls";
 import { servedIdentity } from "./identity";
@@ -30,28 +31,32 @@ export async function callOfferedTool(
   const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
     servedIdentity(actor),
   );
-  const tool = await routed(`tool\0${identity.id}\0${input.name}`, async () => {
-    const db = await getDb();
-    return db.tool.findFirst({
-      where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
-      select: {
-        nativeName: true,
-        definitionHash: true,
-        source: {
+  // A name holding text no database stores names no Tool: not found, without asking the database.
+  const storable = storableCopy(input.name) === input.name;
+  const tool = !storable
+    ? null
+    : await routed(`tool\0${identity.id}\0${input.name}`, async () => {
+        const db = await getDb();
+        return db.tool.findFirst({
+          where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
           select: {
-            id: true,
-            name: true,
-            kind: true,
-            url: true,
-            encryptedHeaders: true,
-            protocolVersion: true,
+            nativeName: true,
+            definitionHash: true,
+            source: {
+              select: {
+                id: true,
+                name: true,
+                kind: true,
+                url: true,
+                encryptedHeaders: true,
+                protocolVersion: true,
+              },
+            },
           },
-        },
-      },
-    });
-  });
+        });
+      });
   if (!tool) {
-    const lost = await whyNotHeld(identity.id, input.name);
+    const lost = storable ? await whyNotHeld(identity.id, input.name) : null;
     if (lost)
       return failedResult(
         new DomainError("TOOL_NOT_HELD", lost.message, {
