@@ -61,7 +61,17 @@ export function RejectDialog({
             {error}
           </Callout>
         )}
-        <DialogActions onCancel={close} disabled={tooShort || pending}>
+        {tooShort && (
+          // The Reject button is greyed out until then: say why, where it is.
+          <p id="reject-reason-needed" className="text-right text-xs text-muted" aria-live="polite">
+            Write a reason of at least 3 characters to reject.
+          </p>
+        )}
+        <DialogActions
+          onCancel={close}
+          disabled={tooShort || pending}
+          describedBy={tooShort ? "reject-reason-needed" : undefined}
+        >
           {pending ? "Rejecting…" : "Reject"}
         </DialogActions>
       </form>
