@@ -65,6 +65,7 @@ test("an operator creates an agent token in the console, and an agent uses it at
     "threads",
     "review_proposals",
     "find_tools",
+    "call_tool",
     tool,
   ]);
 

@@ -11,8 +11,10 @@
 import { randomUUID } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SYSTEM } from "@/server/actor";
+import type { Exposure } from "@/server/domain/agent-tools/exposure";
+import { planListing } from "@/server/domain/agent-tools/exposure";
 import { checkNow } from "@/server/domain/catalog/checks";
-import { assignSource, createIdentity } from "@/server/domain/identities/identities";
+import { assignSource, createIdentity, updateIdentity } from "@/server/domain/identities/identities";
 import { createToken } from "@/server/domain/identities/tokens";
 import { createMcpConnection } from "@/server/domain/sources/sources";
 import { LIMITS } from "@/server/limits";
@@ -34,6 +36,14 @@ export interface SearchQuestion {
   gold: string[];
 }
 
+export interface ListingSize {
+  tools: number;
+  bytes: number;
+  estimatedTokens: number;
+  /** What the exposure does at this size: every held Tool, or a selection. */
+  mode: "all" | "selection";
+}
+
 export interface RecallScores {
   recallAt1: number;
   recallAt5: number;
@@ -45,12 +55,15 @@ export interface ToolSearchReport extends RecallScores {
   questions: number;
   tools: number;
   findToolsMs: { p50: number; p95: number };
-  /** The identity's whole tools/list (built-ins and catalog Tools), every page. */
-  listing: { tools: number; bytes: number; estimatedTokens: number };
+  /** The identity's whole tools/list (built-ins and catalog Tools, every page) under each exposure. */
+  listings: Record<Exposure, ListingSize>;
   bm25: RecallScores;
   /** Questions find_tools missed at 10, for reading. */
   missed: { id: string; question: string; gold: string[]; got: string[] }[];
 }
+
+/** Every exposure an identity may have; the listing is measured under each. */
+const EXPOSURES: readonly Exposure[] = ["all", "selection", "auto"];
 
 /** Searches are at most 10 deep, as the data README scores them. */
 const LIMIT = 10;
@@ -113,15 +126,21 @@ export async function evaluateToolSearch(
     );
     closers.push(() => client.close());
 
-    let listedTools = 0;
-    let listedBytes = 0;
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : {});
-      listedTools += page.tools.length;
-      listedBytes += Buffer.byteLength(JSON.stringify(page.tools));
-      cursor = page.nextCursor;
-    } while (cursor);
+    const listings = {} as Record<Exposure, ListingSize>;
+    for (const exposure of EXPOSURES) {
+      await updateIdentity(SYSTEM, { id: identity.id, exposure });
+      let listed = 0;
+      let bytes = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : {});
+        listed += page.tools.length;
+        bytes += Buffer.byteLength(JSON.stringify(page.tools));
+        cursor = page.nextCursor;
+      } while (cursor);
+      const { mode } = await planListing(identity.id);
+      listings[exposure] = { tools: listed, bytes, estimatedTokens: estimateTokens(bytes), mode };
+    }
 
     const bm25 = new Bm25(tools);
     const ours: (number | null)[] = [];
@@ -146,7 +165,7 @@ export async function evaluateToolSearch(
       tools: tools.length,
       ...scores(ours),
       findToolsMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95) },
-      listing: { tools: listedTools, bytes: listedBytes, estimatedTokens: estimateTokens(listedBytes) },
+      listings,
       bm25: scores(baseline),
       missed,
     };
@@ -169,6 +188,12 @@ export function formatToolSearchReport(report: ToolSearchReport): string {
     row("plain BM25", report.bm25),
     "",
     `find_tools latency: p50 ${report.findToolsMs.p50.toFixed(1)} ms, p95 ${report.findToolsMs.p95.toFixed(1)} ms`,
-    `tools/list (exposure all): ${report.listing.tools} Tools, ${report.listing.bytes.toLocaleString("en")} bytes, about ${report.listing.estimatedTokens.toLocaleString("en")} tokens`,
+    "",
+    "| exposure | lists | Tools | bytes | ~tokens |",
+    "| --- | --- | --- | --- | --- |",
+    ...EXPOSURES.map((e) => {
+      const l = report.listings[e];
+      return `| ${e} | ${l.mode === "all" ? "every held Tool" : "a selection"} | ${l.tools} | ${l.bytes.toLocaleString("en")} | ${l.estimatedTokens.toLocaleString("en")} |`;
+    }),
   ].join("\n");
 }

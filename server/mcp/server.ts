@@ -11,6 +11,7 @@ import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
 import { instructionsFor } from "../domain/agent-tools/instructions";
 import { listOfferedTools } from "../domain/agent-tools/list";
+import { failedCall } from "../domain/agent-tools/result";
 import { observeToolCall } from "../domain/calls/observe";
 import { isDomainError } from "../errors";
 import { LIMITS } from "../limits";
@@ -18,8 +19,10 @@ import { log } from "../log";
 import { toMcpError } from "./errors";
 import { getPrompt, listPrompts } from "./prompts";
 import { RESOURCE_TEMPLATES, readResource } from "./resources";
-import { type AgentActor, listedTool, runTool } from "./tools/define";
+import { type AgentActor, forwardedCall, listedTool, runTool } from "./tools/define";
 import { builtInTool, builtInTools } from "./tools/registry";
+
+const isNotFound = (error: unknown) => isDomainError(error) && (error as { code: string }).code === "NOT_FOUND";
 
 export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise<Server> {
   const agent = actor as AgentActor;
@@ -65,11 +68,23 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
     "tools/call",
     guarded(async (request) => {
       const { name, arguments: args } = request.params;
+      // call_tool { name, arguments } is that Tool's direct call; only its own bad arguments are its.
+      const forwarding = builtInTool(name)?.forward ? builtInTool(name) : undefined;
+      const forwarded = forwardedCall(forwarding, { name, arguments: args });
+      const call = "result" in forwarded ? { name, arguments: args } : forwarded;
       // Rate limits, the call log, the span and the metrics of every call (domain/calls).
-      const { result } = await observeToolCall(actor, { name, arguments: args }, async () => {
-        const builtIn = builtInTool(name);
-        if (builtIn) return await runTool(builtIn, args, { actor: agent, signal });
-        return await callOfferedTool(actor, { name, arguments: args, signal });
+      const { result } = await observeToolCall(actor, call, async () => {
+        if ("result" in forwarded) return forwarded;
+        const builtIn = builtInTool(call.name);
+        if (builtIn) return await runTool(builtIn, call.arguments, { actor: agent, signal });
+        try {
+          return await callOfferedTool(actor, { ...call, signal });
+        } catch (error) {
+          // A direct call of an unknown name is a protocol error; through call_tool the name
+          // is an argument the model got wrong, answered as a result it can act on.
+          if (!forwarding || !isNotFound(error)) throw error;
+          return failedCall("NOT_FOUND", (error as Error).message, { field: "name" });
+        }
       });
       // Content blocks pass through as the Source sent them; their limits were checked.
       return result as CallToolResult;
@@ -87,7 +102,7 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
       // The SDK's resource-not-found error, data exactly { uri }: what clients of every
       // revision recognise a miss by. Its code is -32602 (2026-07-28); handler.ts gives
       // 2025-era clients -32002, their revisions' code.
-      if (isDomainError(error) && (error as { code: string }).code === "NOT_FOUND")
+      if (isNotFound(error))
         throw new ResourceNotFoundError(request.params.uri, `NOT_FOUND: ${(error as Error).message}`);
       throw toMcpError(error);
     }

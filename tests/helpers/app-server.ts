@@ -69,6 +69,7 @@ export async function serveApp(options: { trustedProxies?: string[] } = {}) {
     trustedProxies: trustedProxyList(options.trustedProxies ?? []),
     https: false,
   });
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

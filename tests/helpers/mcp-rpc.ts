@@ -20,6 +20,17 @@ export async function callTool(
   args: unknown = {},
   headers: Record<string, string> = {},
 ): Promise<RpcAnswer> {
+  return callRpc(mcpUrl, token, "tools/call", { name, arguments: args }, headers);
+}
+
+/** Any JSON-RPC method at /mcp (resources/read, prompts/get …), answered as callTool's. */
+export async function callRpc(
+  mcpUrl: string,
+  token: string,
+  method: string,
+  params: unknown,
+  headers: Record<string, string> = {},
+): Promise<RpcAnswer> {
   const response = await fetch(mcpUrl, {
     method: "POST",
     headers: {
@@ -29,7 +40,7 @@ export async function callTool(
       "mcp-protocol-version": "2025-11-25",
       ...headers,
     },
-    body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
   });
   const text = await response.text();
   const body = text ? (parseAnswer(text) as { result?: RpcAnswer["result"]; error?: RpcAnswer["error"] }) : {};

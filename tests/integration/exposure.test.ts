@@ -178,6 +178,102 @@ describe("exposure", () => {
     ]);
   });
 
+  it("call_tool runs a held but unlisted Tool exactly as a direct call: checked arguments, the call log under its name, and the reason a Tool is not held", async () => {
+    const calls: string[] = [];
+    const server = await startSdkServer({
+      catalog: () => [simpleTool("hidden_lookup"), simpleTool("pinned_lookup")],
+      onCall: (name, args) => {
+        calls.push(`${name}:${JSON.stringify(args)}`);
+        return { content: [{ type: "text", text: `ok ${name}` }], structuredContent: { echoed: args } };
+      },
+    });
+    closers.push(server.close);
+    const other = await startSdkServer({ catalog: () => [simpleTool("gone_lookup")], onCall: () => ({ content: [] }) });
+    closers.push(other.close);
+    const { api, source } = await connectionTo(server.url);
+    const { source: otherSource } = await connectionTo(other.url);
+    for (const id of [source.id, otherSource.id]) expect((await api.sources.checkNow({ id })).status).toBe("succeeded");
+    const { identity, token } = await agentFor([source.id, otherSource.id]);
+    await api.identities.update({ id: identity.id, exposure: "selection" });
+    await api.identities.pinTool({ identityId: identity.id, name: "pinned_lookup" });
+    const client = await connect(token);
+    const listed = await listAll(client);
+    expect(catalogNames(listed)).toEqual(["pinned_lookup"]);
+    // Its result is the called Tool's, so it declares no output schema a client would hold it to.
+    expect(listed.find((t) => t.name === "call_tool")).not.toHaveProperty("outputSchema");
+
+    const via = (name: string, args?: unknown) =>
+      client.callTool({
+        name: "call_tool",
+        arguments: { name, ...(args === undefined ? {} : { arguments: args }) },
+      }) as Promise<CallToolResult>;
+    const ok = await via("hidden_lookup", { query: "x" });
+    expect(ok.isError).toBeFalsy();
+    expect(ok.content).toEqual([{ type: "text", text: "ok hidden_lookup" }]);
+    expect(ok.structuredContent).toEqual({ echoed: { query: "x" } });
+    expect(await via("hidden_lookup", { query: "x" })).toEqual(
+      await client.callTool({ name: "hidden_lookup", arguments: { query: "x" } }),
+    );
+
+    // The Tool's own schema is checked before anything reaches the Source.
+    const wrong = await via("hidden_lookup", { query: 1 });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.structuredContent).toMatchObject({ error: { code: "INVALID_ARGUMENTS" } });
+    expect(JSON.stringify(wrong.content)).toMatch(/query: must be string/);
+    const missing = await via("hidden_lookup");
+    expect(JSON.stringify(missing.content)).toMatch(/query is required/);
+    expect(calls).toEqual(Array(3).fill('hidden_lookup:{"query":"x"}'));
+
+    // call_tool's own arguments: a clear refusal naming the field.
+    const noName = (await client.callTool({ name: "call_tool", arguments: { arguments: {} } })) as CallToolResult;
+    expect(noName.isError).toBe(true);
+    expect(JSON.stringify(noName.content)).toMatch(/INVALID_ARGUMENTS: name is required/);
+    const badArgs = (await client.callTool({
+      name: "call_tool",
+      arguments: { name: "hidden_lookup", arguments: ["x"] },
+    })) as CallToolResult;
+    expect(JSON.stringify(badArgs.content)).toMatch(/INVALID_ARGUMENTS: arguments must be/);
+    const itself = await via("call_tool", { name: "hidden_lookup" });
+    expect(JSON.stringify(itself.content)).toMatch(/call_tool runs another Tool, not itself/);
+
+    // Not held: never heard of (a result the model can act on, not a protocol error), and lost.
+    const unknown = await via("nowhere_lookup", {});
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structuredContent).toMatchObject({ error: { code: "NOT_FOUND", field: "name" } });
+    expect(JSON.stringify(unknown.content)).toMatch(/Call find_tools with what you want to do/);
+    await api.identities.unassignSource({ identityId: identity.id, sourceId: otherSource.id });
+    for (const lost of [
+      await via("gone_lookup", { query: "q" }),
+      (await client.callTool({ name: "gone_lookup", arguments: { query: "q" } })) as CallToolResult,
+    ]) {
+      expect(lost.isError).toBe(true);
+      expect(lost.structuredContent).toMatchObject({ error: { code: "TOOL_NOT_HELD", reason: "source_unassigned" } });
+      expect(JSON.stringify(lost.content)).toMatch(/no longer holds \\"gone_lookup\\": .*its Source was unassigned/);
+    }
+    // A built-in through call_tool is that built-in's call.
+    const found = await via("find_tools", { query: "hidden lookup" });
+    expect((found.structuredContent as { tools: { name: string }[] }).tools[0]?.name).toBe("hidden_lookup");
+    expect(calls).toHaveLength(3);
+
+    await flushCallLog();
+    const db = await getDb();
+    const rows = await db.callLog.findMany({ where: { identityId: identity.id }, orderBy: { startedAt: "asc" } });
+    expect(rows.map((r) => [r.toolName, r.outcome, r.failureCode])).toEqual([
+      ["hidden_lookup", "ok", null],
+      ["hidden_lookup", "ok", null],
+      ["hidden_lookup", "ok", null],
+      ["hidden_lookup", "failed", "INVALID_ARGUMENTS"],
+      ["hidden_lookup", "failed", "INVALID_ARGUMENTS"],
+      ["call_tool", "failed", "INVALID_ARGUMENTS"],
+      ["call_tool", "failed", "INVALID_ARGUMENTS"],
+      ["call_tool", "failed", "INVALID_ARGUMENTS"],
+      ["nowhere_lookup", "failed", "NOT_FOUND"],
+      ["gone_lookup", "failed", "TOOL_NOT_HELD"],
+      ["gone_lookup", "failed", "TOOL_NOT_HELD"],
+      ["find_tools", "ok", null],
+    ]);
+  });
+
   it("refuses a listing budget past its limit, naming it", async () => {
     const { api, identity } = await agentFor([]);
     await expect(

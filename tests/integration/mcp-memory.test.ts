@@ -78,6 +78,12 @@ describe("/mcp memory tools", () => {
       const listed = tools.find((t) => t.name === tool.name);
       expect(listed, tool.name).toBeDefined();
       expect(listed?.inputSchema.type).toBe("object");
+      // call_tool answers with the called Tool's own result, whatever that Tool may reach.
+      if (tool.name === "call_tool") {
+        expect(listed).not.toHaveProperty("outputSchema");
+        expect(listed?.annotations).toMatchObject({ openWorldHint: true });
+        continue;
+      }
       expect(listed?.outputSchema?.type).toBe("object");
       expect(listed?.annotations).toMatchObject({ openWorldHint: false });
       expect(typeof listed?.annotations?.readOnlyHint).toBe("boolean");
@@ -110,6 +116,8 @@ describe("/mcp memory tools", () => {
       threads: { action: "pin", name: "releases", memoryIds: [firstId] },
       review_proposals: { action: "list" },
       find_tools: { query: "anything" },
+      // A built-in through call_tool answers as that built-in.
+      call_tool: { name: "search", arguments: { query: "ship staging" } },
     };
     const invalid: Record<string, [Record<string, unknown>, RegExp]> = {
       configure_scope: [{ scope: 42 }, /^INVALID_ARGUMENTS: scope must be a string, not a number\. /],
@@ -123,6 +131,7 @@ describe("/mcp memory tools", () => {
       threads: [{ action: "explode", name: "releases" }, /^INVALID_ARGUMENTS: action: /],
       review_proposals: [{ action: "accept" }, /^INVALID_ARGUMENTS: id: required when action is "accept"/],
       find_tools: [{}, /^INVALID_ARGUMENTS: query is required\. /],
+      call_tool: [{ arguments: {} }, /^INVALID_ARGUMENTS: name is required\. /],
     };
     expect(Object.keys(valid).sort()).toEqual(builtInTools.map((t) => t.name).sort());
     expect(Object.keys(invalid).sort()).toEqual(builtInTools.map((t) => t.name).sort());
@@ -131,7 +140,8 @@ describe("/mcp memory tools", () => {
     for (const [name, args] of Object.entries(valid)) {
       const result = await call(client, name, args);
       expect(result.isError, `${name}: ${text(result)}`).toBeFalsy();
-      const validate = ajv.compile(tools.find((t) => t.name === name)?.outputSchema ?? {});
+      const listedAs = name === "call_tool" ? (args.name as string) : name;
+      const validate = ajv.compile(tools.find((t) => t.name === listedAs)?.outputSchema ?? {});
       expect(validate(result.structuredContent), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
       // A text mirror for clients that read only text, beside the structured content.
       expect(text(result).length, name).toBeGreaterThan(0);

@@ -8,8 +8,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Bm25 } from "@/eval/tool-search/bm25";
-import { cutQuestion, evaluateToolSearch } from "@/eval/tool-search/evaluate";
+import { cutQuestion, evaluateToolSearch, formatToolSearchReport } from "@/eval/tool-search/evaluate";
 import { loadToolSearchFixture } from "@/eval/tool-search/load";
+import { builtInTools } from "@/server/mcp/tools/registry";
 import { withTestDatabase } from "../helpers/db";
 
 withTestDatabase();
@@ -28,9 +29,15 @@ describe("tool search quality", () => {
       .filter((metric) => report[metric] < floors[metric])
       .map((metric) => `${metric} ${report[metric].toFixed(3)} < floor ${floors[metric]}`);
     expect(below, JSON.stringify(report.missed, null, 1)).toEqual([]);
-    // Every Tool is listed under exposure all, beside the built-ins.
-    expect(report.listing.tools).toBeGreaterThan(set.tools.length);
-    expect(report.listing.bytes).toBeGreaterThan(0);
+    // Every Tool is listed under exposure all, beside the built-ins; a selection with nothing
+    // pinned or used lists the built-ins alone.
+    const { all, selection, auto } = report.listings;
+    expect(all).toMatchObject({ mode: "all", tools: set.tools.length + builtInTools.length });
+    expect(selection).toMatchObject({ mode: "selection", tools: builtInTools.length });
+    expect(selection.bytes).toBeLessThan(all.bytes);
+    // The fixture's Tools fit the default listing budget, so auto lists them all.
+    expect(auto).toEqual(all);
+    expect(formatToolSearchReport(report)).toMatch(/\| selection \| a selection \| \d+ \|/);
   }, 120_000);
 
   it("the BM25 baseline ranks by name parts and description, and long requests are cut at a word", () => {

@@ -15,4 +15,5 @@ export const BUILT_IN_TOOL_NAMES: ReadonlySet<string> = new Set([
   "review_proposals",
   "remember",
   "find_tools",
+  "call_tool",
 ]);

@@ -16,7 +16,7 @@ Memory (one scope at a time):
 - When you stop with work left open, call handoff (to an Agent Identity or a thread); end a session with debrief.
 - configure_scope chooses the working scope (kept for your token); any memory tool also takes scope by name.
 
-Tools: when the Tool you need is not in view, call find_tools with words from its name or purpose.
+Tools: when the Tool you need is not in view, call find_tools with words from its name or purpose (or the user's request); it answers each match's name and input schema. Call the one you choose by that name — or, if your client only lets you call listed tools, through call_tool { name, arguments }.
 
 Errors: a result marked isError starts with a code and says what to change — INVALID_ARGUMENTS names the argument and the rule; SCOPE_ACCESS_DENIED means no grant for that scope; TOOL_NOT_HELD says why and since when a Tool is gone. Fix the call or choose another; do not repeat it unchanged.`;
 

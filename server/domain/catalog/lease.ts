@@ -42,12 +42,18 @@ export async function claimDueSources(limit: number, now = new Date()): Promise<
   return rows.map((r) => r.id);
 }
 
-/** Claims one Source for an on-demand check; false when another check holds it. */
+/**
+ * Claims one Source for an on-demand check; false when another check holds it. The Source
+ * is due from now on, so a check cut off with its instance (a drain past the grace period,
+ * a kill) is run again by the next scheduler that sees its lease free, as a scheduled one
+ * is; a check that ends schedules the next one interval later (runLeased).
+ */
 export async function claimSource(id: string, now = new Date()): Promise<boolean> {
   const db = await getDb();
   const until = new Date(now.getTime() + LEASE_MS);
   const claimed = await db.$executeRaw`
-    UPDATE source SET "leaseUntil" = ${until}, "leaseOwner" = ${INSTANCE_ID}
+    UPDATE source SET "leaseUntil" = ${until}, "leaseOwner" = ${INSTANCE_ID},
+      "nextCheckAt" = CASE WHEN "pausedAt" IS NULL THEN ${now} ELSE "nextCheckAt" END
     WHERE id = ${id} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})`;
   return claimed === 1;
 }

@@ -60,30 +60,81 @@ async function grantedScopes(identityId: string, need: ScopeNeed, db: Tx): Promi
 }
 
 // Inside a caller's transaction the hint is left out: the refusal must not add work to it.
-async function denied(actor: Actor, need: ScopeNeed, name: string, db: Tx | null): Promise<DomainError> {
+// `name` is null for a scope the caller may no longer read: a refusal never names one.
+async function denied(actor: Actor, need: ScopeNeed, name: string | null, db: Tx | null): Promise<DomainError> {
+  const which = name === null ? "its working scope (set with configure_scope)" : `scope "${name}"`;
   if (actor.kind === "agent")
     return new DomainError(
       "SCOPE_ACCESS_DENIED",
-      `This Agent Identity holds no ${need === "write" ? "write" : "read"} grant for scope "${name}". ${db ? await grantedScopes(actor.identityId, need, db) : "An operator grants scopes on the identity's page."}`,
-      { scope: name, need },
+      `This Agent Identity holds no ${need === "write" ? "write" : "read"} grant for ${which}. ${db ? await grantedScopes(actor.identityId, need, db) : "An operator grants scopes on the identity's page."}`,
+      name === null ? { need } : { scope: name, need },
     );
   const role = actorRole(actor);
   return new DomainError(
     "SCOPE_ACCESS_DENIED",
-    `${need === "write" ? "Writing to" : "Reading"} scope "${name}" needs the ${need === "write" ? "curator" : "viewer"} role${role ? `; you are ${role}` : ""}.`,
-    { scope: name, need },
+    `${need === "write" ? "Writing to" : "Reading"} ${which} needs the ${need === "write" ? "curator" : "viewer"} role${role ? `; you are ${role}` : ""}.`,
+    name === null ? { need } : { scope: name, need },
   );
 }
 
 /**
- * The scope, if the actor may read (or write) it; otherwise SCOPE_ACCESS_DENIED (or
- * NOT_FOUND when it does not exist). Pass a transaction to check inside it.
+ * The scope of something found by id, for the actor: one it may not read answers `notFound`,
+ * exactly as an id that does not exist (its existence, and its scope's name, are not the
+ * caller's to know); one it reads but may not write is refused naming the grant it lacks.
+ */
+async function requireReadable(
+  actor: Actor,
+  scope: ScopeRef | null,
+  need: ScopeNeed,
+  notFound: () => DomainError,
+  db: Tx,
+  inCallerTx: boolean,
+): Promise<ScopeRef> {
+  if (!scope || !(await mayUse(actor, scope.id, "read", db))) throw notFound();
+  if (need === "write" && !(await mayUse(actor, scope.id, "write", db)))
+    throw await denied(actor, "write", scope.name, inCallerTx ? null : db);
+  return scope;
+}
+
+const scopeNotFound = () => new DomainError("NOT_FOUND", "Scope was not found.", { field: "scopeId" });
+
+/**
+ * The scope, if the actor may read (or write) it; NOT_FOUND when it does not exist or the
+ * actor may not read it, SCOPE_ACCESS_DENIED when it reads but may not write it. Pass a
+ * transaction to check inside it.
  */
 export async function requireScope(actor: Actor, scopeId: string, need: ScopeNeed, tx?: Tx): Promise<ScopeRef> {
   const db = tx ?? (await getDb());
   const scope = await db.scope.findUnique({ where: { id: scopeId }, select: { id: true, name: true } });
-  if (!scope) throw new DomainError("NOT_FOUND", "Scope was not found.", { field: "scopeId" });
-  if (!(await mayUse(actor, scope.id, need, db))) throw await denied(actor, need, scope.name, tx ? null : db);
+  return requireReadable(actor, scope, need, scopeNotFound, db, Boolean(tx));
+}
+
+/**
+ * A row's scope, by the row's own scope id: `notFound` (the same error a missing row gets)
+ * unless the actor may read it. For proposals, threads and anything else loaded by id.
+ */
+export async function requireScopeOf(
+  actor: Actor,
+  scopeId: string,
+  need: ScopeNeed,
+  notFound: () => DomainError,
+  tx?: Tx,
+): Promise<ScopeRef> {
+  const db = tx ?? (await getDb());
+  const scope = await db.scope.findUnique({ where: { id: scopeId }, select: { id: true, name: true } });
+  return requireReadable(actor, scope, need, notFound, db, Boolean(tx));
+}
+
+/**
+ * An agent's working scope (stored by configure_scope), under the same rule; a grant revoked
+ * since refuses the call without naming the scope. Null when the scope is gone.
+ */
+export async function requireWorkingScope(actor: Actor, scopeId: string, need: ScopeNeed): Promise<ScopeRef | null> {
+  const db = await getDb();
+  const scope = await db.scope.findUnique({ where: { id: scopeId }, select: { id: true, name: true } });
+  if (!scope) return null;
+  if (!(await mayUse(actor, scope.id, "read", db))) throw await denied(actor, need, null, db);
+  if (!(await mayUse(actor, scope.id, need, db))) throw await denied(actor, need, scope.name, db);
   return scope;
 }
 
@@ -91,7 +142,8 @@ export async function requireScope(actor: Actor, scopeId: string, need: ScopeNee
 export async function requireScopeNamed(actor: Actor, name: string, need: ScopeNeed): Promise<ScopeRef> {
   const db = await getDb();
   const scope = await db.scope.findUnique({ where: { name }, select: { id: true, name: true } });
-  // An agent learns nothing about scopes it holds no grant for, not even whether they exist.
+  // An agent learns nothing about scopes it holds no grant for, not even whether they exist:
+  // the name it gave comes back, refused the same way whether the scope exists or not.
   if (!scope) {
     if (actor.kind === "agent") throw await denied(actor, need, name, db);
     throw new DomainError("NOT_FOUND", `No scope is named "${name}".`, { field: "scope" });
@@ -118,11 +170,7 @@ export async function requireMemoryScope(
     where: { id: memoryId },
     select: { id: true, scope: { select: { id: true, name: true } } },
   });
-  if (!row) throw new DomainError("NOT_FOUND", `Memory ${memoryId} was not found.`, { field: "id" });
-  // Unreadable memories are not found: their existence is not the caller's to know.
-  if (!(await mayUse(actor, row.scope.id, "read", db)))
-    throw new DomainError("NOT_FOUND", `Memory ${memoryId} was not found.`, { field: "id" });
-  if (need === "write" && !(await mayUse(actor, row.scope.id, "write", db)))
-    throw await denied(actor, "write", row.scope.name, tx ? null : db);
-  return { ...row.scope, memoryId: row.id };
+  const notFound = () => new DomainError("NOT_FOUND", `Memory ${memoryId} was not found.`, { field: "id" });
+  const scope = await requireReadable(actor, row?.scope ?? null, need, notFound, db, Boolean(tx));
+  return { ...scope, memoryId };
 }

@@ -202,7 +202,8 @@ export async function getMemory(actor: Actor, raw: unknown) {
     }),
     memory.mergedFrom.length
       ? db.memory.findMany({
-          where: { id: { in: memory.mergedFrom } },
+          // Only the scope's own: an id naming another scope's memory shows as unknown.
+          where: { scopeId: memory.scopeId, id: { in: memory.mergedFrom } },
           select: { id: true, title: true, kind: true, erasedAt: true, occurredAt: true },
         })
       : [],

@@ -11,7 +11,7 @@ import { DomainError } from "../../errors";
 import { recordAudit } from "../audit/record";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
-import { requireScope } from "./access";
+import { requireScope, requireScopeOf } from "./access";
 import { fingerprintOf } from "./consolidator";
 import { differences } from "./contradiction";
 import { writeMemory } from "./memories";
@@ -97,10 +97,16 @@ export async function listProposals(actor: Actor, raw: unknown) {
   };
 }
 
-async function loadPending(tx: Tx, actor: Actor, id: string, use: "apply" | "reject") {
-  const proposal = await tx.proposal.findUnique({ where: { id }, select: { ...PROPOSAL, fingerprint: true } });
-  if (!proposal) throw new DomainError("NOT_FOUND", `Proposal ${id} was not found.`, { field: "id" });
-  const scope = await requireScope(actor, proposal.scopeId, "write", tx);
+/**
+ * The one function that loads a proposal to decide it. One the caller may not read, or one
+ * outside the scope the call names, answers exactly as an id that does not exist.
+ */
+async function loadPending(tx: Tx, actor: Actor, id: string, use: "apply" | "reject", inScope?: string) {
+  const found = await tx.proposal.findUnique({ where: { id }, select: { ...PROPOSAL, fingerprint: true } });
+  const proposal = found && (inScope === undefined || found.scopeId === inScope) ? found : null;
+  const notFound = () => new DomainError("NOT_FOUND", `Proposal ${id} was not found.`, { field: "id" });
+  if (!proposal) throw notFound();
+  const scope = await requireScopeOf(actor, proposal.scopeId, "write", notFound, tx);
   if (proposal.status !== "pending")
     throw new DomainError("CONFLICT", `Proposal ${id} was already decided (${proposal.status}).`, {
       status: proposal.status,
@@ -207,11 +213,11 @@ async function apply(
 }
 
 export async function acceptProposal(actor: Actor, raw: unknown) {
-  const { id } = parseInput(ZAcceptProposalInput, raw);
+  const { id, scopeId } = parseInput(ZAcceptProposalInput, raw);
   const db = await getDb();
   try {
     return await db.$transaction(async (tx) => {
-      const { proposal, scope } = await loadPending(tx, actor, id, "apply");
+      const { proposal, scope } = await loadPending(tx, actor, id, "apply", scopeId);
       if ((await fingerprintOf(tx, proposal.memoryIds)) !== proposal.fingerprint)
         throw new DomainError(
           "PROPOSAL_STALE",
@@ -245,10 +251,10 @@ export async function acceptProposal(actor: Actor, raw: unknown) {
 }
 
 export async function rejectProposal(actor: Actor, raw: unknown) {
-  const { id, reason } = parseInput(ZRejectProposalInput, raw);
+  const { id, reason, scopeId } = parseInput(ZRejectProposalInput, raw);
   const db = await getDb();
   return db.$transaction(async (tx) => {
-    const { proposal, scope } = await loadPending(tx, actor, id, "reject");
+    const { proposal, scope } = await loadPending(tx, actor, id, "reject", scopeId);
     const decided = await tx.proposal.update({
       where: { id },
       data: { status: "rejected", decisionReason: reason, ...decidedBy(actor) },

@@ -201,9 +201,11 @@ export const ZListProposalsInput = z.object({
   cursor: z.string().max(20).optional(),
   limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(50),
 });
-export const ZAcceptProposalInput = z.object({ id: id("id") });
+// scopeId, when given, is the scope the decision is made in: a proposal of any other scope is not found.
+export const ZAcceptProposalInput = z.object({ id: id("id"), scopeId: id("scopeId").optional() });
 export const ZRejectProposalInput = z.object({
   id: id("id"),
+  scopeId: id("scopeId").optional(),
   reason: z.string().trim().min(3, "reason must say why the proposal is wrong").max(1000),
 });
 export const ZDecideManyInput = z.object({

@@ -10,7 +10,7 @@ import { DomainError } from "../../errors";
 import { recordAudit } from "../audit/record";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
-import { requireScope, type ScopeNeed, scopeWhere } from "./access";
+import { requireScope, requireScopeOf, type ScopeNeed, scopeWhere } from "./access";
 import {
   ZArchiveThreadInput,
   ZCreateThreadInput,
@@ -36,8 +36,9 @@ const THREAD = {
 async function requireThread(actor: Actor, threadId: string, need: ScopeNeed, tx?: Tx) {
   const db = tx ?? (await getDb());
   const thread = await db.thread.findUnique({ where: { id: threadId }, select: THREAD });
-  if (!thread) throw new DomainError("NOT_FOUND", "Thread was not found.", { field: "threadId" });
-  const scope = await requireScope(actor, thread.scopeId, need, tx);
+  const notFound = () => new DomainError("NOT_FOUND", "Thread was not found.", { field: "threadId" });
+  if (!thread) throw notFound();
+  const scope = await requireScopeOf(actor, thread.scopeId, need, notFound, tx);
   return { ...thread, scopeName: scope.name };
 }
 

@@ -8,7 +8,7 @@
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError } from "../../errors";
-import { requireScope, requireScopeNamed, type ScopeNeed, type ScopeRef } from "./access";
+import { requireScopeNamed, requireWorkingScope, type ScopeNeed, type ScopeRef } from "./access";
 
 export interface GrantedScope {
   name: string;
@@ -41,10 +41,8 @@ export async function resolveScope(actor: Actor, named: string | undefined, need
   const agent = agentOf(actor);
   const db = await getDb();
   const token = await db.agentToken.findUnique({ where: { id: agent.tokenId }, select: { workingScopeId: true } });
-  if (token?.workingScopeId) {
-    const exists = await db.scope.findUnique({ where: { id: token.workingScopeId }, select: { id: true } });
-    if (exists) return requireScope(actor, token.workingScopeId, need);
-  }
+  const working = token?.workingScopeId ? await requireWorkingScope(actor, token.workingScopeId, need) : null;
+  if (working) return working;
   const granted = await grantedScopes(actor);
   if (granted.length === 1) return requireScopeNamed(actor, (granted[0] as GrantedScope).name, need);
   throw new DomainError(
@@ -73,7 +71,8 @@ export async function setWorkingScope(actor: Actor, name: string) {
   return {
     scope: scope.name,
     access: granted.find((g) => g.name === scope.name)?.access ?? "read",
-    previous: previous?.name ?? null,
+    // A previous scope whose grant was revoked since is not named.
+    previous: previous && granted.some((g) => g.name === previous.name) ? previous.name : null,
     granted,
   };
 }

@@ -23,6 +23,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ["pin", "bookmark"],
   ["rename", "retitle"],
   ["start", "begin", "commence"],
+  ["run", "execute", "invoke"],
   ["finish", "end", "complete", "wrap"],
   ["summary", "summarize", "summarise", "recap"],
   ["handoff", "handover", "delegate", "transfer"],

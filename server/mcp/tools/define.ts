@@ -47,11 +47,15 @@ export interface BuiltInTool<I extends z.ZodObject = z.ZodObject, O extends z.Zo
   title: string;
   description: string;
   inputSchema: I;
-  outputSchema: O;
+  /** None when the result is another Tool's (call_tool): it has no shape of its own to declare. */
+  outputSchema?: O;
   annotations: ToolAnnotations;
   /** Codes an isError result of this tool may carry (besides INVALID_ARGUMENTS); docs list them. */
   errors: readonly (ErrorCode | "INVALID_ARGUMENTS")[];
-  handler(input: z.output<I>, context: ToolContext): Promise<ToolOutput<Wire<z.input<O>>>>;
+  /** Answers the call; or, for a tool that stands for another Tool's call (call_tool), `forward` does. */
+  handler?(input: z.output<I>, context: ToolContext): Promise<ToolOutput<Wire<z.input<O>>>>;
+  /** The call this one stands for: dispatched exactly as if the agent had made it directly. */
+  forward?(input: z.output<I>): { name: string; arguments?: Record<string, unknown> } | Dispatched;
 }
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodType>(tool: BuiltInTool<I, O>): BuiltInTool {
@@ -83,8 +87,8 @@ const TOOL_ERROR_SCHEMA = {
  * the 1.x TypeScript SDK check structuredContent against it even on an isError result, so
  * a failure's structured error must fit it too.
  */
-function listedOutputSchema(tool: BuiltInTool): Record<string, unknown> {
-  const { required, properties, ...success } = jsonSchemaOf(tool.outputSchema, "output") as {
+function listedOutputSchema(output: z.ZodType): Record<string, unknown> {
+  const { required, properties, ...success } = jsonSchemaOf(output, "output") as {
     required?: string[];
     properties?: Record<string, unknown>;
   };
@@ -102,7 +106,8 @@ export function listedTool(tool: BuiltInTool) {
     title: tool.title,
     description: tool.description,
     inputSchema: jsonSchemaOf(tool.inputSchema, "input"),
-    outputSchema: listedOutputSchema(tool),
+    // Clients refuse a result without structuredContent when a Tool declares an output schema.
+    ...(tool.outputSchema ? { outputSchema: listedOutputSchema(tool.outputSchema) } : {}),
     annotations: { title: tool.title, ...tool.annotations },
   };
 }
@@ -147,6 +152,7 @@ export async function runTool(tool: BuiltInTool, args: unknown, context: ToolCon
   const parsed = tool.inputSchema.safeParse(args ?? {});
   if (!parsed.success)
     return failedCall("INVALID_ARGUMENTS", `${describeIssues(parsed.error.issues)}. ${FIX_ARGUMENTS}`);
+  if (!tool.handler) throw new Error(`${tool.name} forwards its calls (forwardedCall) and has no handler`);
   try {
     const output = await tool.handler(parsed.data, context);
     return answered({
@@ -161,6 +167,21 @@ export async function runTool(tool: BuiltInTool, args: unknown, context: ToolCon
     // Domain input errors are argument errors to the model: same code as the schema's own.
     return failedCall(e.code === "INVALID_INPUT" ? "INVALID_ARGUMENTS" : e.code, e.message, e.details);
   }
+}
+
+/**
+ * The call an agent's call stands for: itself, or, for a forwarding tool (call_tool), the
+ * Tool it names with that Tool's arguments, or the refusal of its own arguments.
+ */
+export function forwardedCall(
+  tool: BuiltInTool | undefined,
+  call: { name: string; arguments?: Record<string, unknown> },
+): { name: string; arguments?: Record<string, unknown> } | Dispatched {
+  if (!tool?.forward) return call;
+  const parsed = tool.inputSchema.safeParse(call.arguments ?? {});
+  if (!parsed.success)
+    return failedCall("INVALID_ARGUMENTS", `${describeIssues(parsed.error.issues)}. ${FIX_ARGUMENTS}`);
+  return tool.forward(parsed.data);
 }
 
 export { DomainError };

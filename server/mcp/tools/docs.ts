@@ -56,12 +56,15 @@ export function builtInToolsMarkdown(): string {
       parts.push(
         `| \`${name}\` | ${typeOf(schema)} | ${required.has(name) ? "yes" : "no"} | ${cell(schema.description ?? "")} |`,
       );
-    const output = jsonSchemaOf(tool.outputSchema, "output") as Schema;
+    const output = tool.outputSchema ? (jsonSchemaOf(tool.outputSchema, "output") as Schema) : undefined;
+    const returns = output
+      ? `Returns \`structuredContent\` { ${Object.keys(output.properties ?? {})
+          .map((k) => `\`${k}\``)
+          .join(", ")} } and a text mirror.`
+      : "Returns the called Tool's own result, as a direct call of it would.";
     parts.push(
       "",
-      `Returns \`structuredContent\` { ${Object.keys(output.properties ?? {})
-        .map((k) => `\`${k}\``)
-        .join(", ")} } and a text mirror. Hints: ${hints({ ...tool.annotations })}.`,
+      `${returns} Hints: ${hints({ ...tool.annotations })}.`,
       `Errors (\`isError: true\`, text \`CODE: message\`): ${[...new Set(["INVALID_ARGUMENTS", ...tool.errors])]
         .map((c) => `\`${c}\``)
         .join(", ")}.`,

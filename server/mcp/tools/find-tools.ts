@@ -8,10 +8,10 @@ export const findTools = defineTool({
   name: "find_tools",
   title: "Find Tools",
   description:
-    "Find one of your Tools (functions, integrations) that is not in the list you see: searches the Tools available to you by name and by what they do, and returns the best matches with the exact names to call.",
+    "Search your Tools: finds which of the Tools (functions, integrations) available to you does a job, listed or not, and returns the best matches with their input schemas.",
   inputSchema: z.object({
     query: ZFindToolsInput.shape.query.describe(
-      "Words the Tool's name or description contains, e.g. 'create invoice'.",
+      "What you need done, in your words or the user's, e.g. 'create invoice'.",
     ),
     limit: ZFindToolsInput.shape.limit.describe(
       `Most matches to return (1–${LIMITS.FIND_TOOLS_RESULTS.value}); 10 if omitted.`,

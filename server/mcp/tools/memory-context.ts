@@ -13,7 +13,7 @@ export const briefing = defineTool({
   name: "briefing",
   title: "Briefing",
   description:
-    "Get oriented at the start of a session or task: catches you up on what matters in this scope right now, what to know first before you begin — its current state in pinned memories, the latest decisions, open threads, pending proposals, and handoff notes left for you (each returned once). Compact: bodies are truncated.",
+    "Get oriented at the start of a session or task: catches you up on what matters in this scope right now, what to know first before you begin — its current state in pinned memories, the latest decisions, what is still open (threads, pending proposals), and handoff notes left for you (each returned once). Compact: bodies are truncated.",
   inputSchema: z.object({
     scope: scopeArg,
     thread: ZThreadName.optional().describe("Only this thread's pinned memories, decisions and handoffs."),
@@ -149,7 +149,7 @@ export const configureScope = defineTool({
   name: "configure_scope",
   title: "Switch working scope",
   description:
-    "Switch or change the memory scope you work in: the default for this token from now on, kept across calls, so you do not repeat it on each one. With no scope given, says which one you are in and the ones you may move to.",
+    "Switch or change the memory scope you work in: the default for this token from now on, kept across your later calls, so you do not repeat it on each one. With no scope given, says which one you are in and the ones you may move to.",
   inputSchema: z.object({
     scope: ZScopeName.optional().describe(
       "The scope to work in, by name; omit to see the current one and the choices.",

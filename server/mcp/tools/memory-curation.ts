@@ -142,8 +142,8 @@ export const reviewProposals = defineTool({
       if (input.action === "reject" && !input.reason) throw need("reason", "reject");
       const d =
         input.action === "accept"
-          ? await acceptProposal(actor, { id: input.id })
-          : await rejectProposal(actor, { id: input.id, reason: input.reason });
+          ? await acceptProposal(actor, { id: input.id, scopeId: scope.id })
+          : await rejectProposal(actor, { id: input.id, reason: input.reason, scopeId: scope.id });
       decided = { id: d.id, status: d.status, resultMemoryId: d.resultMemoryId };
     }
     const listed = await listProposals(actor, { scopeId: scope.id, status: "pending", limit: input.limit });

@@ -14,7 +14,7 @@ export const search = defineTool({
   name: "search",
   title: "Search memory",
   description:
-    'Look up what is already known: the past notes, decisions and incidents the team wrote down in memory, ranked by relevance to your words or question, optionally filtered by kind, tag, thread or time. Use it to ask "have we seen this before?" and to check for anything stored on a topic. Hits carry truncated bodies.',
+    'Look up what is already known: the past notes, decisions and incidents the team wrote down in memory, the most relevant to your words or question first, optionally filtered by kind, tag, thread or time. Use it to ask "have we dealt with this before?" and to check for anything stored on a topic. Hits carry truncated bodies.',
   inputSchema: z.object({
     query: S.query.describe("Words or a question; empty lists the newest matching the filters."),
     scope: scopeArg,
@@ -129,7 +129,7 @@ export const getFacts = defineTool({
   name: "get_facts",
   title: "Get facts",
   description:
-    "Get the facts recorded in memory (a subject, an attribute and its value) as a timeline, oldest first: the current values by default, how a value changed over time within a period (from/to), or what held on a given date (asOf).",
+    "Get the facts recorded in memory (a subject, an attribute and its value) as a timeline, oldest first: the current values by default, how a value or setting changed over time within a period (from/to), or what held on a given date (asOf).",
   inputSchema: z.object({
     scope: scopeArg,
     subject: F.subject.describe("Only facts about this subject."),

@@ -11,7 +11,7 @@ export const remember = defineTool({
   name: "remember",
   title: "Remember",
   description:
-    "Save one new memory for later: a note, fact or decision worth keeping so that future agents know it, written down the moment you learn it. Memories never change: to correct an earlier one, save the correction with supersedes naming the old one's id, and it replaces it.",
+    "Save (store) one new memory for later: a note, fact, preference or decision worth keeping, so that future agents will know it; note it down the moment you learn it. Memories never change: to correct one, save the correction with supersedes naming the old one's id.",
   inputSchema: z.object({
     body: C.body.describe("What to remember, in Markdown (at most 65,536 bytes of UTF-8)."),
     kind: C.kind.describe("Kind of memory; note if omitted."),

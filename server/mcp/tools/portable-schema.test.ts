@@ -63,7 +63,9 @@ describe("portable schemas", () => {
       { type: "object", properties: { n: { type: ["number", "null"], maximum: 5 } }, required: ["n"] },
       { type: "array", items: { type: ["boolean", "null"] }, maxItems: 2 },
       // The built-ins' schemas as zod writes them, before they are made portable.
-      ...builtInTools.map((t) => z.toJSONSchema(t.outputSchema, { io: "output", target: "draft-2020-12" })),
+      ...builtInTools.flatMap((t) =>
+        t.outputSchema ? [z.toJSONSchema(t.outputSchema, { io: "output", target: "draft-2020-12" })] : [],
+      ),
     ];
     for (const schema of schemas) {
       const before = ajv.compile(schema);

@@ -4,6 +4,7 @@
  * this list; the names a catalog Tool may never take (domain/agent-tools/built-ins.ts) are
  * kept equal to it by registry.test.ts.
  */
+import { callTool } from "./call-tool";
 import type { BuiltInTool } from "./define";
 import { findTools } from "./find-tools";
 import { briefing, configureScope, debrief, handoff } from "./memory-context";
@@ -23,6 +24,7 @@ export const builtInTools: readonly BuiltInTool[] = [
   threads,
   reviewProposals,
   findTools,
+  callTool,
 ];
 
 const byName = new Map(builtInTools.map((t) => [t.name, t]));
