@@ -21,6 +21,7 @@ import { INSTANCE_LIMITS } from "@/server/limits";
 import { log } from "@/server/log";
 import { startTracingFromEnv, stopTracing } from "@/server/observability/tracing";
 import { buildIfNeeded } from "./build-if-needed";
+import { watchParent } from "./parent-watch";
 
 const ROOT = process.cwd();
 const dev = process.argv.includes("--dev");
@@ -145,6 +146,10 @@ async function main() {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  watchParent(() => {
+    log.warn({ npm: "gone" }, "npm, which started this server, is gone; draining as on SIGTERM");
+    void stop("parent gone");
+  });
 }
 
 main().catch(async (error: unknown) => {

@@ -229,6 +229,14 @@ export const INSTANCE_LIMITS = {
   /** …but no longer than this, in case a balancer never looks at /api/ready. */
   DRAIN_LEAVE_POOL_MAX_MS: setting(5_000, "a draining instance keeps listening at most"),
   /**
+   * Once a draining instance has stopped listening, a connection it accepted just before
+   * gets this long for its first request (a proxy sends it at once) before it is ended.
+   */
+  DRAIN_FIRST_REQUEST_MS: setting(
+    1_000,
+    "for the first request on a connection accepted just before the listener closed",
+  ),
+  /**
    * At shutdown, the spans still buffered get this long to reach the collector: one that is
    * down or hangs must not hold the exit for the whole grace period.
    */

@@ -50,6 +50,18 @@ export function hangUp(res: ServerResponse): void {
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
+/**
+ * Requests are debug: at the default level the terminal keeps npm start's banner (with the
+ * demo sign-in) in view. A server error stays an error, whatever the level, except a
+ * readiness 503: while draining it is the drain working (every deploy would page someone),
+ * otherwise the instance is not ready (database, migrations), a warning its probe repeats.
+ */
+export function requestLogLevel(pathname: string, status: number, draining: boolean): "debug" | "warn" | "error" {
+  if (status < 500) return "debug";
+  if (pathname === "/api/ready" && status === 503) return draining ? "debug" : "warn";
+  return "error";
+}
+
 export function createFrontServer(handle: NodeHandler, options: FrontOptions): http.Server {
   const front = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
     // After the front answered (a 413), a route still running may write; that is not a crash.
@@ -60,10 +72,6 @@ export function createFrontServer(handle: NodeHandler, options: FrontOptions): h
     res.setHeader("x-request-id", requestId);
     const started = performance.now();
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
-
-    // Draining after SIGTERM: every answer closes its connection, so no proxy holds one to
-    // reuse once the listener is gone (a request sent on it then would be lost).
-    if (isDraining()) res.setHeader("connection", "close");
 
     const client = resolveClient(req, options.trustedProxies);
     let csp = DEV_CSP;
@@ -79,9 +87,7 @@ export function createFrontServer(handle: NodeHandler, options: FrontOptions): h
       // Answered before its body was all in (a 401 before reading, say): hang up rather than
       // read and discard whatever the client still sends.
       if (!req.complete) hangUp(res);
-      // Requests are debug: at the default level the terminal keeps npm start's banner (with
-      // the demo sign-in) in view. A server error stays an error, whatever the level.
-      log[res.statusCode >= 500 ? "error" : "debug"](
+      log[requestLogLevel(pathname, res.statusCode, isDraining())](
         {
           requestId,
           method: req.method,

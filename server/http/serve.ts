@@ -10,7 +10,7 @@ import next from "next";
 import { env, trustedProxyList } from "@/env";
 import { baseUrl } from "../auth";
 import { log } from "../log";
-import { type Traffic, watchTraffic } from "./drain";
+import { type Traffic, watchConnections, watchTraffic } from "./drain";
 import { createFrontServer } from "./front";
 import { isMcpRequest, serveMcpDirect } from "./mcp-direct";
 
@@ -45,6 +45,7 @@ export async function startHttpServer(options: {
   // Long Tool Calls and catalog checks answer slowly; keep sockets for them.
   server.keepAliveTimeout = 65_000;
   const traffic = watchTraffic(server);
+  const connections = watchConnections(server, traffic);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -58,21 +59,8 @@ export async function startHttpServer(options: {
     server,
     traffic,
     async close(until = Date.now() + 10_000) {
-      await new Promise<void>((resolve) => {
-        const force = setTimeout(
-          () => {
-            if (traffic.inFlight())
-              log.warn({ requests: traffic.inFlight() }, "grace period over: cutting requests still running");
-            server.closeAllConnections();
-          },
-          Math.max(0, until - Date.now()),
-        );
-        server.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
+      const cut = await connections.close(until);
+      if (cut) log.warn({ requests: cut }, "grace period over: cut the requests still running");
       await app.close?.();
     },
   };

@@ -11,10 +11,12 @@ import {
   type Attributes,
   type Context,
   context,
+  ProxyTracerProvider,
   propagation,
   type Span,
   SpanKind,
   SpanStatusCode,
+  type TracerProvider,
   trace,
 } from "@opentelemetry/api";
 import { env } from "@/env";
@@ -57,7 +59,7 @@ export async function startTracing(endpoint: string, serviceName = env.OTEL_SERV
     });
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    trace.setGlobalTracerProvider(provider);
+    trace.setGlobalTracerProvider(ownSpansOnly(provider));
     log.info({ endpoint }, "OpenTelemetry tracing on");
     return {
       endpoint,
@@ -75,6 +77,25 @@ export async function startTracing(endpoint: string, serviceName = env.OTEL_SERV
   } finally {
     state.starting = undefined;
   }
+}
+
+/** The tracer name of Quartermaster's own spans: the only ones exported. */
+export const TRACER = "quartermaster";
+
+/**
+ * Next.js and better-auth trace through the same global API: left alone they would export
+ * a span for every page, tRPC call, probe and scrape, with `http.target` carrying tRPC
+ * inputs (memory searches, e-mail searches). Any other tracer gets a no-op one, whose
+ * spans record nothing and only pass a caller's trace context on (so Quartermaster's own
+ * spans inside one become roots, or children of an agent's span, never of a span that
+ * was not exported).
+ */
+function ownSpansOnly(provider: TracerProvider): TracerProvider {
+  const noop = new ProxyTracerProvider(); // no delegate: its tracers are no-ops
+  return {
+    getTracer: (name, version, options) =>
+      name === TRACER ? provider.getTracer(name, version, options) : noop.getTracer(name, version, options),
+  };
 }
 
 /**
@@ -161,7 +182,7 @@ export async function withSpan<T>(
   fn: (span: SpanHandle) => Promise<T>,
 ): Promise<T> {
   if (!tracingOn()) return fn(OFF);
-  const tracer = trace.getTracer("quartermaster");
+  const tracer = trace.getTracer(TRACER);
   return tracer.startActiveSpan(
     name,
     { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
@@ -170,8 +191,10 @@ export async function withSpan<T>(
       try {
         return await fn(handle(span));
       } catch (error) {
-        span.recordException(error as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+        // Type and message only: a stack trace names the installation's files and lines.
+        const { name, message } = error instanceof Error ? error : { name: "Error", message: String(error) };
+        span.addEvent("exception", { "exception.type": name, "exception.message": message });
+        span.setStatus({ code: SpanStatusCode.ERROR, message });
         throw error;
       } finally {
         span.end();

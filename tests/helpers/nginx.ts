@@ -27,11 +27,15 @@ export function documentedNginxConfig(): string {
 
 export interface Nginx {
   url: string;
+  /** What nginx wrote to its error log (notice level and up). */
+  output(): string;
+  /** Rewrites the upstream's servers and reloads nginx (`nginx -s reload`), as an operator does. */
+  setUpstreams(upstreams: string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts nginx on `port` (loopback) proxying to `upstreams` ("127.0.0.1:PORT"). */
-export async function startNginx(port: number, upstreams: string[]): Promise<Nginx> {
+/** docs/deploy.md's server block, listening on `port` and proxying to `upstreams`. */
+function configFor(port: number, upstreams: string[]): string {
   let config = documentedNginxConfig();
   const servers = [...config.matchAll(/^\s*server \d+\.\d+\.\d+\.\d+:\d+(.*);$/gm)];
   if (servers.length === 0) throw new Error("the documented upstream lists no server");
@@ -41,29 +45,34 @@ export async function startNginx(port: number, upstreams: string[]): Promise<Ngi
     upstreams.map((u) => `    server ${u}${options};\n`).join(""),
   );
   if (!/^\s*listen 443 ssl;/m.test(config)) throw new Error("the documented server block no longer listens on 443 ssl");
-  config = config.replace(/^(\s*)listen 443 ssl;/m, `$1listen 127.0.0.1:${port};`);
+  return config.replace(/^(\s*)listen 443 ssl;/m, `$1listen 127.0.0.1:${port};`);
+}
 
+/** Starts nginx on `port` (loopback) proxying to `upstreams` ("127.0.0.1:PORT"). */
+export async function startNginx(port: number, upstreams: string[]): Promise<Nginx> {
   const prefix = mkdtempSync(path.join(os.tmpdir(), "qm-nginx-"));
   // Workers run as nobody when the master is root: they must reach the temp folders.
   chmodSync(prefix, 0o755);
   const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
     .map((t) => `    ${t}_temp_path ${path.join(prefix, t)};`)
     .join("\n");
-  writeFileSync(
-    path.join(prefix, "nginx.conf"),
-    `daemon off;
+  const write = (servers: string[]) =>
+    writeFileSync(
+      path.join(prefix, "nginx.conf"),
+      `daemon off;
 master_process on;
 worker_processes 1;
 pid ${path.join(prefix, "nginx.pid")};
-error_log stderr warn;
+error_log stderr notice;
 events { worker_connections 512; }
 http {
     access_log off;
 ${temps}
-${config}
+${configFor(port, servers)}
 }
 `,
-  );
+    );
+  write(upstreams);
   const child: ChildProcess = spawn(NGINX, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", "stderr"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -82,8 +91,21 @@ ${config}
     if (Date.now() > deadline) throw new Error(`nginx never listened on ${port}:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  const workersStarted = () => out.split("start worker process").length - 1;
   return {
     url: `http://127.0.0.1:${port}`,
+    output: () => out,
+    async setUpstreams(servers) {
+      write(servers);
+      const before = workersStarted();
+      child.kill("SIGHUP");
+      const until = Date.now() + 10_000;
+      // Reloaded once a worker with the new configuration runs; the old ones finish what they hold.
+      while (workersStarted() === before) {
+        if (Date.now() > until) throw new Error(`nginx did not reload:\n${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");

@@ -5,7 +5,15 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
-import { claimSource, INTERRUPTED, LEASE_MS, releaseSource, runLeased } from "@/server/domain/catalog/lease";
+import {
+  claimSource,
+  INTERRUPTED,
+  LEASE_MS,
+  releaseHeldLeases,
+  releaseSource,
+  runLeased,
+} from "@/server/domain/catalog/lease";
+import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { prepareDatabase } from "@/server/domain/system/bootstrap";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
@@ -65,6 +73,39 @@ describe("leases of a check whose process died", () => {
       });
     },
   );
+
+  it("a Check now cut off by its instance's shutdown is run again by a scheduler, as a scheduled check is", async () => {
+    const { api, source } = await crashedCheck();
+    const db = await getDb();
+    await db.source.update({ where: { id: source.id }, data: { leaseOwner: null, leaseUntil: null } });
+    await db.catalogCheck.updateMany({ where: { sourceId: source.id }, data: { status: "failed" } });
+    // Checked once: the next scheduled check is an interval away.
+    expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+    const scheduledAt = (await db.source.findUniqueOrThrow({ where: { id: source.id } })).nextCheckAt;
+    expect(scheduledAt?.getTime()).toBeGreaterThan(Date.now() + 60_000);
+
+    // Check now on an instance that is then drained past its grace period: the check is cut
+    // off while running, the shutdown lets go of the lease without rescheduling.
+    const claimedAt = new Date();
+    expect(await claimSource(source.id, claimedAt)).toBe(true);
+    const cut = await db.catalogCheck.create({ data: { sourceId: source.id, trigger: "manual" } });
+    expect(await releaseHeldLeases()).toBe(1);
+
+    const scheduler = startScheduler({ intervalMs: 3_600_000 });
+    try {
+      await scheduler.tick();
+    } finally {
+      await scheduler.stop();
+    }
+    expect(await db.catalogCheck.findUniqueOrThrow({ where: { id: cut.id } })).toMatchObject({
+      status: "failed",
+      failureMessage: INTERRUPTED,
+    });
+    const rerun = await db.catalogCheck.findFirst({
+      where: { sourceId: source.id, trigger: "schedule", startedAt: { gte: claimedAt } },
+    });
+    expect(rerun?.status).toBe("succeeded");
+  });
 
   it("a check whose lease lapsed and was taken over is told to stop (it must not publish over the new one)", async () => {
     const server = await startSdkServer({ catalog: () => [simpleTool("lookup")] });

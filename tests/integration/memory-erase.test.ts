@@ -1,17 +1,22 @@
 /**
  * Erasure (a legal request) takes the body out of every table and index — the memory, a
  * merge built from it, their facts, their full-text entries — and leaves tombstones and an
- * audit record saying who and why.
+ * audit record saying who and why. Re-importing an export taken before the erasure brings
+ * nothing of it back: tombstones win.
  */
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
 import { getDb } from "@/server/db";
 import { listAuditEvents } from "@/server/domain/audit/list";
 import { consolidateScope } from "@/server/domain/memory/consolidator";
 import { eraseMemory } from "@/server/domain/memory/erase";
+import { listFacts } from "@/server/domain/memory/facts";
 import { getMemory } from "@/server/domain/memory/memories";
+import { exportScope, importScope } from "@/server/domain/memory/portable";
 import { acceptProposal, listProposals } from "@/server/domain/memory/proposals";
 import { searchMemories } from "@/server/domain/memory/search";
+import { getThreadByName, removeThreadMembers } from "@/server/domain/memory/threads";
 import { makeUser } from "../helpers/actors";
 import { withTestDatabase } from "../helpers/db";
 import { makeScope, remember } from "../helpers/memory";
@@ -102,5 +107,89 @@ describe("erasure", () => {
       details: { reason: "GDPR request #4711" },
     });
     expect((await getMemory(SYSTEM, { id: unrelated.id })).state).toBe("current");
+  });
+});
+
+describe("re-importing an export taken before an erasure", () => {
+  it("restores nothing of the erased memory: no body, facts, memberships, search entries or proposal evidence", async () => {
+    const admin = await makeUser("admin");
+    const scope = await makeScope();
+    const secret = "quillbackmarmot";
+    const erased = await remember(scope.id, `Customer ${secret} is the contact for ticket 5150.`, {
+      tags: [secret],
+      threads: ["billing"],
+      facts: [{ subject: "ticket 5150", predicate: "contact", value: secret }],
+    });
+    // A newer value for the same fact: the consolidator proposes the supersession, quoting the old one.
+    await remember(scope.id, "The account owner handles ticket 5150 from now on.", {
+      occurredAt: new Date(Date.now() + 60_000),
+      facts: [{ subject: "ticket 5150", predicate: "contact", value: "the account owner" }],
+    });
+    await consolidateScope(scope.id);
+    const proposal = (await listProposals(SYSTEM, { scopeId: scope.id })).items.find((p) => p.kind === "supersede");
+    expect(JSON.stringify(proposal?.evidence)).toContain(secret);
+    const old = (await exportScope(SYSTEM, { scopeId: scope.id })).jsonl;
+    expect(old).toContain(secret);
+
+    await eraseMemory(admin.actor, { id: erased.id, reason: "GDPR request #5150" });
+    // A curator then takes the tombstone out of its thread.
+    const billing = await getThreadByName(SYSTEM, scope.id, "billing");
+    await removeThreadMembers(SYSTEM, { threadId: billing.id, memoryIds: [erased.id] });
+    expect(await tracesOf(secret)).toEqual([]);
+
+    const again = await importScope(SYSTEM, { jsonl: old });
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    expect(again.imported).toMatchObject({ memories: 0, facts: 0, members: 0, proposals: 0 });
+    expect(again.skippedErased).toBeGreaterThan(0);
+    expect(await tracesOf(secret)).toEqual([]);
+    expect((await getMemory(SYSTEM, { id: erased.id })).state).toBe("erased");
+    const facts = await listFacts(SYSTEM, { scopeId: scope.id, subject: "ticket 5150", asOf: inAnHour });
+    expect(facts.items.map((f) => f.value)).toEqual(["the account owner"]);
+    expect((await getThreadByName(SYSTEM, scope.id, "billing")).members.map((m) => m.id)).not.toContain(erased.id);
+    expect((await searchMemories(SYSTEM, { scopeId: scope.id, query: secret })).hits).toEqual([]);
+
+    // The same lines under new ids (a hand-edited file) fare no better, nor does a merge built
+    // from the erased memory: it arrives erased, and what it superseded stays current.
+    const lines = old
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const mergeId = randomUUID();
+    const laterId = randomUUID();
+    const memoryLine = lines.find((l) => l.type === "memory" && l.id === erased.id) as Record<string, unknown>;
+    const naming = (l: Record<string, unknown>) =>
+      l.memoryId === erased.id || (Array.isArray(l.memoryIds) && l.memoryIds.includes(erased.id));
+    const edited = lines.map((l) => (naming(l) ? { ...l, id: randomUUID() } : l));
+    edited.push(
+      { ...memoryLine, id: mergeId, mergedFrom: [erased.id], supersededById: null },
+      {
+        ...memoryLine,
+        id: laterId,
+        body: "Unrelated later note.",
+        title: "Unrelated later note.",
+        tags: [],
+        mergedFrom: [],
+        supersededById: mergeId,
+        supersededAt: "2026-01-02T00:00:00.000Z",
+      },
+      {
+        type: "thread_member",
+        threadId: billing.id,
+        memoryId: erased.id,
+        addedAt: "2026-01-01T00:00:00.000Z",
+        pinnedAt: "2026-01-01T00:00:00.000Z",
+      },
+    );
+    const crafted = await importScope(SYSTEM, { jsonl: `${edited.map((l) => JSON.stringify(l)).join("\n")}\n` });
+    expect(crafted.imported).toMatchObject({ memories: 2, facts: 0, proposals: 0, members: 0 });
+    expect(await tracesOf(secret)).toEqual([]);
+    expect(await getMemory(SYSTEM, { id: mergeId })).toMatchObject({ state: "erased", body: null });
+    expect((await getMemory(SYSTEM, { id: mergeId })).erasureReason).toContain(erased.id);
+    expect(await getMemory(SYSTEM, { id: laterId })).toMatchObject({ state: "current", supersededById: null });
+    expect(
+      (await listFacts(SYSTEM, { scopeId: scope.id, subject: "ticket 5150", asOf: inAnHour })).items.map(
+        (f) => f.value,
+      ),
+    ).toEqual(["the account owner"]);
   });
 });

@@ -8,8 +8,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
+import { trace } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { flushTracing, startTracing, stopTracing, traceHeaders } from "@/server/observability/tracing";
+import { flushTracing, startTracing, stopTracing, traceHeaders, withSpan } from "@/server/observability/tracing";
 import { callerFor, makeUser } from "../helpers/actors";
 import { serveApp } from "../helpers/app-server";
 import { connectionTo } from "../helpers/catalog";
@@ -26,6 +27,9 @@ interface ExportedSpan {
   name: string;
   kind: number;
   attributes: { key: string; value: Record<string, unknown> }[];
+  events?: { name: string; attributes: { key: string; value: Record<string, unknown> }[] }[];
+  /** The instrumentation scope it came in (added by the collector). */
+  scope?: string;
 }
 
 /** An OTLP/HTTP JSON collector: keeps every span posted to /v1/traces. */
@@ -39,9 +43,10 @@ async function startCollector() {
       if (req.headers["content-encoding"] === "gzip") body = gunzipSync(body);
       if (req.url === "/v1/traces") {
         const data = JSON.parse(body.toString("utf8")) as {
-          resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[];
+          resourceSpans: { scopeSpans: { scope?: { name: string }; spans: ExportedSpan[] }[] }[];
         };
-        for (const r of data.resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans);
+        for (const r of data.resourceSpans)
+          for (const s of r.scopeSpans) spans.push(...s.spans.map((span) => ({ ...span, scope: s.scope?.name })));
       }
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
@@ -146,6 +151,51 @@ describe("traces", () => {
       expect(traceId).toBe(agentTrace);
       expect(exchanges.map((e) => e.spanId)).toContain(parentId);
     }
+  });
+
+  it("are Quartermaster's own only: no framework span, no query string, no stack trace", async () => {
+    await startTracing(collector.url);
+    const from = collector.spans.length;
+    // better-auth traces a sign-in through the global API; a tRPC query carries its input in the URL.
+    const { email, password } = await makeUser("admin");
+    const signIn = await fetch(`${app.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: app.url },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const input = encodeURIComponent(JSON.stringify({ json: { query: "secret-memory-search" } }));
+    await fetch(`${app.url}/api/trpc/users.list?input=${input}`, { headers: { cookie } });
+    // Next.js's tracer, as it wraps a route: its span is not exported, and one of ours inside
+    // it is a root, not the child of a span nobody receives.
+    await trace
+      .getTracer("next.js", "16")
+      .startActiveSpan(
+        "GET /api/trpc/users.list",
+        { attributes: { "http.target": `/api/trpc?input=${input}` } },
+        async (span) => {
+          await withSpan("qm.test.inside_a_framework_span", {}, async () => {});
+          await withSpan("qm.test.fails", {}, async () => {
+            throw new Error("the Source answered nonsense");
+          }).catch(() => {});
+          span.end();
+        },
+      );
+    const spans = (await spansWhere((all) => all.some((s) => s.name === "qm.test.fails"))).slice(from);
+    expect(spans.map((s) => s.scope).filter((scope) => scope !== "quartermaster")).toEqual([]);
+    expect(spans.find((s) => s.name === "qm.test.inside_a_framework_span")?.parentSpanId || undefined).toBeUndefined();
+    const everything = JSON.stringify(spans);
+    expect(everything).not.toContain("secret-memory-search");
+    expect(everything).not.toContain("?input=");
+    expect(everything).not.toContain("stacktrace");
+    const failed = spans.find((s) => s.name === "qm.test.fails");
+    expect(failed?.events?.[0]?.attributes).toEqual(
+      expect.arrayContaining([{ key: "exception.message", value: { stringValue: "the Source answered nonsense" } }]),
+    );
   });
 
   it("cover catalog checks, with each page's exchange as a child", async () => {

@@ -18,6 +18,7 @@ import { recordAudit } from "../audit/record";
 import { unstorableText } from "../storable-text";
 import { parseInput } from "../validation";
 import { requireScope } from "./access";
+import { asErasureLeavesIt, erasedIds, namesErased } from "./import-tombstones";
 import { indexMemories } from "./index-entries";
 import {
   ZCreateScopeInput,
@@ -392,11 +393,14 @@ export async function importScope(actor: Actor, raw: unknown) {
       const created = await claimScope(tx, data.scope);
       const scopeId = data.scope.id;
       await requireSelfContained(tx, scopeId, data);
+      const erased = await erasedIds(tx, scopeId, data.memories);
+      const now = new Date();
       // Supersession links are set once every memory is in: a link may point at a memory a
       // later batch writes, and the composite key checks each statement on its own.
       const written = new Set<string>();
-      for (let i = 0; i < data.memories.length; i += 500) {
-        const batch = data.memories.slice(i, i + 500);
+      const memoryLines = data.memories.map((m) => asErasureLeavesIt(m, erased, now));
+      for (let i = 0; i < memoryLines.length; i += 500) {
+        const batch = memoryLines.slice(i, i + 500);
         const rows = await tx.memory.createManyAndReturn({
           data: batch.map(({ type: _t, ...m }) => ({ ...m, scopeId, supersededById: null })),
           skipDuplicates: true,
@@ -410,7 +414,7 @@ export async function importScope(actor: Actor, raw: unknown) {
           true,
         );
       }
-      const links = data.memories.filter((m) => m.supersededById !== null && written.has(m.id));
+      const links = memoryLines.filter((m) => m.supersededById !== null && written.has(m.id));
       if (links.length)
         await tx.$executeRawUnsafe(
           `UPDATE memory m SET "supersededById" = l.by FROM unnest($1::text[], $2::text[]) AS l(id, by) WHERE m.id = l.id`,
@@ -418,8 +422,19 @@ export async function importScope(actor: Actor, raw: unknown) {
           links.map((m) => m.supersededById),
         );
       const memories = written.size;
+      // Nothing derived from an erased memory comes back: its facts, memberships, proposals.
+      const keptFacts = data.facts.filter((f) => !namesErased([f.memoryId], erased));
+      const keptMembers = data.members.filter((m) => !namesErased([m.memoryId], erased));
+      const keptProposals = data.proposals.filter((p) => !namesErased([...p.memoryIds, p.resultMemoryId], erased));
+      const skippedErased =
+        data.facts.length -
+        keptFacts.length +
+        data.members.length -
+        keptMembers.length +
+        data.proposals.length -
+        keptProposals.length;
       const facts = await tx.fact.createMany({
-        data: data.facts.map(({ type: _t, ...f }) => ({ ...f, scopeId })),
+        data: keptFacts.map(({ type: _t, ...f }) => ({ ...f, scopeId })),
         skipDuplicates: true,
       });
       const threads = await tx.thread.createMany({
@@ -427,11 +442,11 @@ export async function importScope(actor: Actor, raw: unknown) {
         skipDuplicates: true,
       });
       const members = await tx.threadMember.createMany({
-        data: data.members.map(({ type: _t, ...m }) => ({ ...m, scopeId })),
+        data: keptMembers.map(({ type: _t, ...m }) => ({ ...m, scopeId })),
         skipDuplicates: true,
       });
       const proposals = await tx.proposal.createMany({
-        data: data.proposals.map(({ type: _t, evidence, ...p }) => ({
+        data: keptProposals.map(({ type: _t, evidence, ...p }) => ({
           ...p,
           evidence: evidence as Prisma.InputJsonValue,
           scopeId,
@@ -450,9 +465,9 @@ export async function importScope(actor: Actor, raw: unknown) {
         targetType: "scope",
         targetId: scopeId,
         targetLabel: data.scope.name,
-        details: { createdScope: created, ...counts },
+        details: { createdScope: created, ...counts, skippedErased },
       });
-      return { scopeId, name: data.scope.name, createdScope: created, imported: counts };
+      return { scopeId, name: data.scope.name, createdScope: created, imported: counts, skippedErased };
     },
     { timeout: 600_000, maxWait: 30_000 },
   );
