@@ -232,6 +232,11 @@ export async function withSpan<T>(
   );
 }
 
+/** Adds attributes to the span running now (the Tool Call's, the request's); nothing when tracing is off. */
+export function annotateSpan(attributes: Attributes): void {
+  if (state.active) trace.getActiveSpan()?.setAttributes(attributes);
+}
+
 /** The trace context an incoming request carries (traceparent), for its server span's parent. */
 export function contextFromHeaders(headers: Headers): Context | undefined {
   if (!tracingOn() || !headers.has("traceparent")) return undefined;

@@ -16,7 +16,7 @@ import { serveApp } from "../helpers/app-server";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor, callTool } from "../helpers/mcp-agent";
-import { type RunningServer, simpleTool, startSdkServer } from "../helpers/mcp-servers";
+import { type RunningServer, simpleTool, startRawServer, startSdkServer } from "../helpers/mcp-servers";
 
 withTestDatabase();
 
@@ -28,6 +28,7 @@ interface ExportedSpan {
   kind: number;
   attributes: { key: string; value: Record<string, unknown> }[];
   events?: { name: string; attributes: { key: string; value: Record<string, unknown> }[] }[];
+  status?: { code?: number; message?: string };
   /** The instrumentation scope it came in (added by the collector). */
   scope?: string;
 }
@@ -136,7 +137,11 @@ describe("traces", () => {
       expect.arrayContaining([
         { key: "mcp.tool.name", value: { stringValue: "traced" } },
         { key: "qm.call.outcome", value: { stringValue: "ok" } },
+        { key: "qm.source.id", value: { stringValue: source.id } },
       ]),
+    );
+    expect(request?.attributes).toEqual(
+      expect.arrayContaining([{ key: "mcp.method.name", value: { stringValue: "tools/call" } }]),
     );
     expect(exchanges.length).toBeGreaterThan(0);
     for (const e of exchanges) {
@@ -208,6 +213,27 @@ describe("traces", () => {
     expect(spans.find((s) => s.name === "mcp.request" && s.traceId === agentTrace)?.parentSpanId).toBe(
       "00f067aa0ba902b8",
     );
+  });
+
+  it("mark a Source's HTTP 500 on its exchange span: the status code, the JSON-RPC method, an error", async () => {
+    await startTracing(collector.url);
+    const failing = await startRawServer(() => ({ status: 500, body: "the server broke" }));
+    closers.push(failing.close);
+    const { api, source } = await connectionTo(failing.url);
+    expect((await api.sources.checkNow({ id: source.id })).status).toBe("failed");
+    const isCheck = (s: ExportedSpan) =>
+      s.name === "catalog.check" && s.attributes.some((a) => a.value.stringValue === source.id);
+    const spans = await spansWhere((all) => all.some(isCheck));
+    const check = spans.find(isCheck);
+    const listing = spans.find(
+      (s) =>
+        s.parentSpanId === check?.spanId &&
+        s.attributes.some((a) => a.key === "mcp.method.name" && a.value.stringValue === "tools/list"),
+    );
+    expect(listing?.attributes).toEqual(
+      expect.arrayContaining([{ key: "http.response.status_code", value: { intValue: 500 } }]),
+    );
+    expect(listing?.status).toMatchObject({ code: 2, message: "HTTP 500" }); // ERROR
   });
 
   it("cover catalog checks, with each page's exchange as a child", async () => {
