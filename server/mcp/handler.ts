@@ -27,6 +27,7 @@ import { observeMcpRequest } from "../observability/mcp-request";
 import { annotateSpan } from "../observability/tracing";
 import { bearerToken } from "../tokens";
 import { inRevision2025Codes, jsonRpcErrorResponse } from "./errors";
+import { legacyRevision, SERVED_REVISIONS } from "./revisions";
 import { buildMcpServer } from "./server";
 
 function originAllowed(request: Request): boolean {
@@ -38,18 +39,18 @@ function originAllowed(request: Request): boolean {
   return trustedOrigins().includes(origin);
 }
 
-function serverFor(authInfo: AuthInfo | undefined, request: Request | undefined) {
+function serverFor(authInfo: AuthInfo | undefined, request: Request | undefined, revision: string) {
   const actor = authInfo?.extra?.actor as Actor | undefined;
   if (!actor) throw new Error("/mcp handler reached without an authenticated actor");
   // A call in flight is abandoned (its Source exchange aborted) when the agent hangs up.
-  return buildMcpServer(actor, request?.signal ?? new AbortController().signal);
+  return buildMcpServer(actor, request?.signal ?? new AbortController().signal, revision);
 }
 
 // 2026-07-28 requests: the SDK's handler, one for the process; it builds a server per
 // request from the identity it is given.
 // (Answers are JSON: its default mode streams only when a handler sends a message before
 // its result, which ours never do.)
-const modern = createMcpHandler(({ authInfo, requestInfo }) => serverFor(authInfo, requestInfo), {
+const modern = createMcpHandler(({ authInfo, requestInfo }) => serverFor(authInfo, requestInfo, SERVED_REVISIONS[0]), {
   legacy: "reject",
   maxRequestBodySize: LIMITS.MCP_REQUEST_BODY_BYTES.value,
   onerror: (error) => log.debug({ err: error }, "/mcp request refused by the MCP handler"),
@@ -61,7 +62,7 @@ const modern = createMcpHandler(({ authInfo, requestInfo }) => serverFor(authInf
  * request needs no stream, and curl and simple clients read JSON).
  */
 async function legacy(request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> {
-  const server = await serverFor(authInfo, request);
+  const server = await serverFor(authInfo, request, legacyRevision(request, parsedBody));
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -16,19 +16,23 @@ import { observeToolCall } from "../domain/calls/observe";
 import { isDomainError } from "../errors";
 import { LIMITS } from "../limits";
 import { log } from "../log";
+import { promptForRevision, toolResultForRevision } from "./downgrade";
 import { toMcpError } from "./errors";
 import { getPrompt, listPrompts } from "./prompts";
 import { RESOURCE_TEMPLATES, readResource } from "./resources";
+import { SERVED_REVISIONS } from "./revisions";
 import { type AgentActor, forwardedCall, listedTool, runTool } from "./tools/define";
 import { builtInTool, builtInTools } from "./tools/registry";
 
 const isNotFound = (error: unknown) => isDomainError(error) && (error as { code: string }).code === "NOT_FOUND";
 
-export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise<Server> {
+/** `revision`: what the request speaks (revisions.ts); results are shaped for it (downgrade.ts). */
+export async function buildMcpServer(actor: Actor, signal: AbortSignal, revision: string): Promise<Server> {
   const agent = actor as AgentActor;
   const server = new Server(
     { name: "quartermaster", title: "Quartermaster", version: "1.0.0" },
     {
+      supportedProtocolVersions: [...SERVED_REVISIONS],
       capabilities: {
         tools: { listChanged: false },
         resources: { listChanged: false, subscribe: false },
@@ -86,8 +90,9 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
           return failedCall("NOT_FOUND", (error as Error).message, { field: "name" });
         }
       });
-      // Content blocks pass through as the Source sent them; their limits were checked.
-      return result as CallToolResult;
+      // Content blocks pass through as the Source sent them (their limits were checked),
+      // in what the client's revision has.
+      return toolResultForRevision(result as CallToolResult, revision);
     }),
   );
   // No memory is enumerated: memories are reached by id (search, briefing, thread indexes).
@@ -110,7 +115,9 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal): Promise
   server.setRequestHandler("prompts/list", async () => ({ prompts: listPrompts() }));
   server.setRequestHandler(
     "prompts/get",
-    guarded(async (request) => getPrompt(request.params.name, request.params.arguments ?? {})),
+    guarded(async (request) =>
+      promptForRevision(await getPrompt(request.params.name, request.params.arguments ?? {}), revision),
+    ),
   );
   return server;
 }

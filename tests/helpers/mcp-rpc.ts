@@ -13,6 +13,21 @@ export interface RpcAnswer {
 }
 
 let id = 0;
+
+/** One JSON-RPC message POSTed to /mcp with an agent token, with no revision header unless given. */
+export function postMcp(mcpUrl: string, token: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(mcpUrl, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
 export async function callTool(
   mcpUrl: string,
   token: string,
@@ -31,17 +46,12 @@ export async function callRpc(
   params: unknown,
   headers: Record<string, string> = {},
 ): Promise<RpcAnswer> {
-  const response = await fetch(mcpUrl, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
-  });
+  const response = await postMcp(
+    mcpUrl,
+    token,
+    { jsonrpc: "2.0", id: ++id, method, params },
+    { "mcp-protocol-version": "2025-11-25", ...headers },
+  );
   const text = await response.text();
   const body = text ? (parseAnswer(text) as { result?: RpcAnswer["result"]; error?: RpcAnswer["error"] }) : {};
   return { status: response.status, result: body.result, error: body.error };
