@@ -1,13 +1,3 @@
-import { handleDiscovery } from "@/server/http/oauth-discovery";
+export { DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT } from "@/server/http/discovery-route";
 
 export const dynamic = "force-dynamic";
-
-export {
-  handleDiscovery as GET,
-  handleDiscovery as HEAD,
-  handleDiscovery as POST,
-  handleDiscovery as OPTIONS,
-  handleDiscovery as PUT,
-  handleDiscovery as DELETE,
-  handleDiscovery as PATCH,
-};

@@ -1,11 +1,9 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Callout } from "@/components/ui/callout";
-import { Dialog, DialogActions } from "@/components/ui/dialog";
-import { Field, Textarea } from "@/components/ui/field";
+import { ReasonDialog } from "@/components/ui/reason-dialog";
 import { errorMessage } from "@/components/ui/use-error";
 import type { MemoryView } from "./types";
 
@@ -21,7 +19,6 @@ export function EraseMemoryDialog({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [reason, setReason] = useState("");
   const erase = useMutation(
     trpc.memories.erase.mutationOptions({
       onSuccess: async () => {
@@ -38,17 +35,15 @@ export function EraseMemoryDialog({
   );
   const close = () => {
     erase.reset();
-    setReason("");
     onClose();
   };
-  const tooShort = reason.trim().length < 3;
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!tooShort) erase.mutate({ id: memory.id, reason: reason.trim() });
-  }
   return (
-    <Dialog open={open} onClose={close} title="Erase this memory?" description={memory.title}>
-      <form onSubmit={submit} className="space-y-4" noValidate>
+    <ReasonDialog
+      open={open}
+      onClose={close}
+      title="Erase this memory?"
+      description={memory.title}
+      before={
         <Callout tone="danger" title="This cannot be undone">
           <ul className="list-disc space-y-1 pl-4">
             <li>The body disappears everywhere: the memory, its search index entries, its facts and its tags.</li>
@@ -60,27 +55,14 @@ export function EraseMemoryDialog({
           </ul>
           <p className="mt-2">Use this for a legal request. To correct a memory, supersede it instead.</p>
         </Callout>
-        <Field
-          label="Reason"
-          hint="Kept with the tombstone and in the audit log, e.g. the request it answers."
-          error={erase.error ? errorMessage(erase.error) : null}
-        >
-          {(p) => (
-            <Textarea
-              {...p}
-              rows={3}
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              maxLength={1000}
-              required
-              autoFocus
-            />
-          )}
-        </Field>
-        <DialogActions onCancel={close} variant="danger" disabled={tooShort || erase.isPending}>
-          {erase.isPending ? "Erasing…" : "Erase permanently"}
-        </DialogActions>
-      </form>
-    </Dialog>
+      }
+      hint="Kept with the tombstone and in the audit log, e.g. the request it answers."
+      error={erase.error ? errorMessage(erase.error) : null}
+      pending={erase.isPending}
+      action="Erase permanently"
+      pendingAction="Erasing…"
+      variant="danger"
+      onSubmit={(reason) => erase.mutate({ id: memory.id, reason })}
+    />
   );
 }

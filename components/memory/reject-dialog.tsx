@@ -1,10 +1,7 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
-import { Callout } from "@/components/ui/callout";
-import { Dialog, DialogActions } from "@/components/ui/dialog";
-import { Field, Textarea } from "@/components/ui/field";
 import { formatCount } from "@/components/ui/format";
+import { ReasonDialog } from "@/components/ui/reason-dialog";
 
 /**
  * Why a proposal is wrong: the reason is kept with the decision, and the same memories
@@ -25,46 +22,19 @@ export function RejectDialog({
   onClose: () => void;
   onReject: (reason: string) => void;
 }) {
-  const [reason, setReason] = useState("");
-  const tooShort = reason.trim().length < 3;
-  const close = () => {
-    setReason("");
-    onClose();
-  };
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!tooShort) onReject(reason.trim());
-  }
   return (
-    <Dialog
+    <ReasonDialog
       open={open}
-      onClose={close}
+      onClose={onClose}
       title={count === 1 ? "Reject this proposal" : `Reject ${formatCount(count)} proposals`}
       description="The consolidator will not propose the same memories together again."
-    >
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        <Field label="Reason" hint="Kept with the decision, e.g. “these describe two different webhooks”.">
-          {(p) => (
-            <Textarea
-              {...p}
-              rows={3}
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              maxLength={1000}
-              required
-              autoFocus
-            />
-          )}
-        </Field>
-        {error && (
-          <Callout tone="danger" role="alert" title="Not rejected">
-            {error}
-          </Callout>
-        )}
-        <DialogActions onCancel={close} disabled={tooShort || pending}>
-          {pending ? "Rejecting…" : "Reject"}
-        </DialogActions>
-      </form>
-    </Dialog>
+      hint="Kept with the decision, e.g. “these describe two different webhooks”."
+      error={error}
+      errorTitle="Not rejected"
+      pending={pending}
+      action="Reject"
+      pendingAction="Rejecting…"
+      onSubmit={onReject}
+    />
   );
 }

@@ -5,32 +5,23 @@
  * retention, captured payloads after theirs.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { answered, failedResult } from "@/server/domain/agent-tools/result";
 import { observeToolCall } from "@/server/domain/calls/observe";
 import { flushCallLog, pendingCallLogRows } from "@/server/domain/calls/recorder";
 import { sweepCallLog } from "@/server/domain/calls/sweeper";
 import { DomainError, TOOL_CALL_FAILURE_CODES, type ToolCallFailureCode } from "@/server/errors";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { callerFor, makeUser } from "../helpers/actors";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor, callTool } from "../helpers/mcp-agent";
+import { mcpRoute } from "../helpers/mcp-route";
 import { simpleTool, startSdkServer } from "../helpers/mcp-servers";
-import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
-const closers: (() => Promise<void>)[] = [];
-let mcpUrl = "";
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther, DELETE: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  closers.push(served.close);
-});
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-});
+const mcp = mcpRoute();
+const closers = mcp.closers;
 
 type OnCall = (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
 async function sourceWith(names: string[], onCall: OnCall) {
@@ -62,13 +53,13 @@ describe("the call log", () => {
     const db = await getDb();
     const tool = await db.tool.findFirstOrThrow({ where: { sourceId: source.id, nativeName: "lookup" } });
 
-    expect((await callTool(mcpUrl, token, "lookup", { q: "secret-argument" })).result?.isError).toBeUndefined();
-    expect((await callTool(mcpUrl, token, "refuse", {})).result?.isError).toBe(true);
-    const flood = await callTool(mcpUrl, token, "flood", {});
+    expect((await callTool(mcp.url, token, "lookup", { q: "secret-argument" })).result?.isError).toBeUndefined();
+    expect((await callTool(mcp.url, token, "refuse", {})).result?.isError).toBe(true);
+    const flood = await callTool(mcp.url, token, "flood", {});
     expect(flood.result?.structuredContent?.error).toMatchObject({ code: "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS" });
-    const missing = await callTool(mcpUrl, token, "no_such_tool", {});
+    const missing = await callTool(mcp.url, token, "no_such_tool", {});
     expect(missing.error?.data).toMatchObject({ code: "NOT_FOUND" });
-    await callTool(mcpUrl, token, "find_tools", { query: "lookup" });
+    await callTool(mcp.url, token, "find_tools", { query: "lookup" });
 
     const rows = await rowsOf(identity.id);
     expect(rows.map((r) => [r.toolName, r.outcome, r.failureCode])).toEqual([
@@ -140,7 +131,7 @@ describe("the call log", () => {
     expect(await admin.calls.capture({ identityId: identity.id })).toMatchObject({ enabled: false });
 
     await admin.calls.setCapture({ identityId: identity.id, retentionDays: 7 });
-    await callTool(mcpUrl, token, "echo", { note: "kept-for-a-week" });
+    await callTool(mcp.url, token, "echo", { note: "kept-for-a-week" });
     let [row] = await rowsOf(identity.id);
     expect(row?.arguments).toContain("kept-for-a-week");
     expect(row?.result).toContain("kept-for-a-week");
@@ -155,7 +146,7 @@ describe("the call log", () => {
     expect(row).toMatchObject({ arguments: null, result: null, payloadExpiresAt: null });
 
     // Turning capture off removes what was captured at once.
-    await callTool(mcpUrl, token, "echo", { note: "second" });
+    await callTool(mcp.url, token, "echo", { note: "second" });
     await flushCallLog();
     await admin.calls.setCapture({ identityId: identity.id, retentionDays: null });
     const rows = await rowsOf(identity.id);
@@ -202,8 +193,8 @@ describe("the call log", () => {
         : { content: [{ type: "text", text: "ok" }] },
     );
     const { identity, token } = await agentFor([source.id]);
-    for (let i = 0; i < 3; i++) await callTool(mcpUrl, token, "a_tool", { i });
-    await callTool(mcpUrl, token, "b_tool", {});
+    for (let i = 0; i < 3; i++) await callTool(mcp.url, token, "a_tool", { i });
+    await callTool(mcp.url, token, "b_tool", {});
     await flushCallLog();
     const viewer = callerFor((await makeUser("viewer")).actor);
     const all = await viewer.calls.list({ identityId: identity.id });

@@ -3,50 +3,26 @@
  * most-used Tools, up to its listing budget), the same on every call of a day, while every
  * held Tool stays callable directly by name.
  */
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CallToolResult, Client } from "@modelcontextprotocol/client";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { dayStart } from "@/server/domain/agent-tools/exposure";
 import { flushCallLog } from "@/server/domain/calls/recorder";
 import { LIMITS } from "@/server/limits";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { builtInTools } from "@/server/mcp/tools/registry";
-import { connectionTo, operator } from "../helpers/catalog";
+import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { hostWith, toolsOfModelBytes } from "../helpers/hosts";
+import { agentFor } from "../helpers/mcp-agent";
+import { mcpRoute } from "../helpers/mcp-route";
 import { simpleTool, startSdkServer } from "../helpers/mcp-servers";
-import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
-const closers: (() => Promise<void>)[] = [];
-let mcpUrl = "";
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther, DELETE: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  closers.push(served.close);
-});
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-});
+const mcp = mcpRoute();
+const closers = mcp.closers;
 
-let k = 0;
-async function agentFor(sourceIds: string[]) {
-  const api = await operator();
-  const identity = await api.identities.create({ name: `exposure-${++k}-${Date.now()}` });
-  for (const sourceId of sourceIds) await api.identities.assignSource({ identityId: identity.id, sourceId });
-  const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "test" });
-  return { api, identity, token };
-}
-
-async function connect(token: string) {
-  const client = new Client({ name: "exposure-test", version: "1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  closers.push(() => client.close());
-  return client;
+function connect(token: string) {
+  return mcp.connect(token, "exposure-test");
 }
 
 async function listAll(client: Client) {

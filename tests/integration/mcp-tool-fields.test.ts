@@ -1,28 +1,19 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
 import { getDb } from "@/server/db";
 import { canonicalJson } from "@/server/domain/catalog/canonical";
 import { getTool } from "@/server/domain/catalog/queries";
 import { modelFacingBytes } from "@/server/domain/catalog/validate-tool";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor } from "../helpers/mcp-agent";
+import { mcpRoute } from "../helpers/mcp-route";
 import { simpleTool, startLegacyServer, type ToolDef } from "../helpers/mcp-servers";
-import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
-const closers: (() => Promise<void>)[] = [];
-let mcpUrl = "";
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther, DELETE: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  closers.push(served.close);
-});
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-});
+const mcp = mcpRoute();
+const closers = mcp.closers;
 
 // A Tool with every optional field clients read, as real servers publish them
 // (sequential-thinking's execution, MongoDB's _meta, an MCP App's ui:// resource).
@@ -55,7 +46,7 @@ async function richSource() {
 }
 
 async function rpc(token: string, method: string, params: unknown = {}, version = "2025-11-25") {
-  const response = await fetch(mcpUrl, {
+  const response = await fetch(mcp.url, {
     method: "POST",
     headers: {
       authorization: `Bearer ${token}`,
@@ -104,7 +95,7 @@ describe("a Tool's published fields", () => {
     const { token } = await agentFor([source.id]);
     const client = new Client({ name: "fields-agent", version: "1" });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(mcpUrl), {
+      new StreamableHTTPClientTransport(new URL(mcp.url), {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );

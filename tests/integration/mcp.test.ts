@@ -1,34 +1,21 @@
-import {
-  type CallToolResult,
-  Client,
-  type ClientOptions,
-  StreamableHTTPClientTransport,
-} from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CallToolResult, ClientOptions } from "@modelcontextprotocol/client";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { authenticateToolHost, registerTools } from "@/server/domain/sources/tool-hosts";
 import { handleCallResults, handleCollectCalls } from "@/server/http/tool-host-api";
 import { LIMITS } from "@/server/limits";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { builtInTools } from "@/server/mcp/tools/registry";
 import { fmtBytes } from "@/universal/format";
 import { connectionTo, operator } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { hostWith, toolsOfModelBytes } from "../helpers/hosts";
+import { agentFor } from "../helpers/mcp-agent";
+import { mcpRoute } from "../helpers/mcp-route";
 import { type RunningServer, simpleTool, startSdkServer, type ToolDef } from "../helpers/mcp-servers";
-import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
-const closers: (() => Promise<void>)[] = [];
-let mcpUrl = "";
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther, DELETE: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  closers.push(served.close);
-});
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-});
+const mcp = mcpRoute();
+const closers = mcp.closers;
 
 type OnCall = (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
 async function source(tools: ToolDef[], onCall: OnCall, name?: string) {
@@ -39,25 +26,8 @@ async function source(tools: ToolDef[], onCall: OnCall, name?: string) {
   return { api, source, server };
 }
 
-let k = 0;
-/** An identity holding the given Sources, and an agent token for it. */
-async function agentFor(sourceIds: string[]) {
-  const api = await operator();
-  const identity = await api.identities.create({ name: `mcp-agent-${++k}-${Date.now()}` });
-  for (const sourceId of sourceIds) await api.identities.assignSource({ identityId: identity.id, sourceId });
-  const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "test" });
-  return { api, identity, token };
-}
-
-async function connect(token: string, options?: ClientOptions) {
-  const client = new Client({ name: "test-agent", version: "1" }, options);
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  closers.push(() => client.close());
-  return client;
+function connect(token: string, options?: ClientOptions) {
+  return mcp.connect(token, "test-agent", options);
 }
 
 const echo: OnCall = (name, args) => ({ content: [{ type: "text", text: `${name}:${JSON.stringify(args)}` }] });
@@ -200,7 +170,7 @@ describe("/mcp", () => {
   });
 
   it("refuses a missing or revoked token, a browser page from another origin, and session requests", async () => {
-    const none = await fetch(mcpUrl, {
+    const none = await fetch(mcp.url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
@@ -211,7 +181,7 @@ describe("/mcp", () => {
 
     const a = await source([simpleTool("t")], echo);
     const { api, identity, token } = await agentFor([a.source.id]);
-    const crossSite = await fetch(mcpUrl, {
+    const crossSite = await fetch(mcp.url, {
       method: "POST",
       headers: {
         authorization: `Bearer ${token}`,
@@ -222,7 +192,7 @@ describe("/mcp", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(crossSite.status).toBe(403);
-    expect((await fetch(mcpUrl, { headers: { authorization: `Bearer ${token}` } })).status).toBe(405);
+    expect((await fetch(mcp.url, { headers: { authorization: `Bearer ${token}` } })).status).toBe(405);
 
     // Used first, so this instance has the token cached: revoking it must still take effect at once.
     await (await connect(token)).listTools();
@@ -351,6 +321,7 @@ describe("/mcp", () => {
 });
 
 /** An SDK Tool Host that collects its calls and answers them over the Tool Host API. */
+let k = 0;
 async function callableHost(tools: ToolDef[]) {
   const api = await operator();
   const { source, hostToken } = await api.sources.createToolHost({ name: `callable-${++k}-${Date.now()}` });

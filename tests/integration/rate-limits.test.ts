@@ -4,30 +4,21 @@
  * to retry. On PostgreSQL the limits hold across app instances (a second process here).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { callerFor, makeUser } from "../helpers/actors";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { startOtherInstance } from "../helpers/instance-process";
 import { agentFor, callTool, type RpcAnswer } from "../helpers/mcp-agent";
+import { mcpRoute } from "../helpers/mcp-route";
 import { simpleTool, startSdkServer } from "../helpers/mcp-servers";
 import { usePostgres } from "../helpers/template";
-import { serveHandler } from "../helpers/web-handler";
 
 const database = withTestDatabase();
-const closers: (() => Promise<void>)[] = [];
-let mcpUrl = "";
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther, DELETE: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  closers.push(served.close);
-});
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-});
+const mcp = mcpRoute();
+const closers = mcp.closers;
 
 type OnCall = (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
 async function sourceWith(names: string[], onCall: OnCall) {
@@ -105,9 +96,9 @@ describe("rate limits", () => {
     await operator.rateLimits.set({ subjectType: "identity", subjectId: identity.id, perMinute: 3, concurrent: null });
     await freshMinute();
     const answers: RpcAnswer[] = [];
-    for (let i = 0; i < 5; i++) answers.push(await callTool(mcpUrl, token, i % 2 ? "pong" : "ping", {}));
+    for (let i = 0; i < 5; i++) answers.push(await callTool(mcp.url, token, i % 2 ? "pong" : "ping", {}));
     // Built-ins count against the identity too.
-    answers.push(await callTool(mcpUrl, token, "find_tools", { query: "ping" }));
+    answers.push(await callTool(mcp.url, token, "find_tools", { query: "ping" }));
     expect(answers.map(code)).toEqual(["ok", "ok", "ok", "RATE_LIMITED", "RATE_LIMITED", "RATE_LIMITED"]);
     const refused = answers[3]?.result;
     expect(refused?.isError).toBe(true);
@@ -138,7 +129,7 @@ describe("rate limits", () => {
     await freshMinute();
     const names = ["costly", "cheap", "costly", "cheap"];
     const answers = [];
-    for (const name of names) answers.push(code(await callTool(mcpUrl, token, name, {})));
+    for (const name of names) answers.push(code(await callTool(mcp.url, token, name, {})));
     expect(answers).toEqual(["ok", "ok", "RATE_LIMITED", "ok"]);
   });
 
@@ -148,16 +139,16 @@ describe("rate limits", () => {
     const { identity, token } = await agentFor([source.id]);
     const operator = callerFor((await makeUser("operator")).actor);
     await operator.rateLimits.set({ subjectType: "identity", subjectId: identity.id, perMinute: null, concurrent: 2 });
-    const first = [callTool(mcpUrl, token, "slow"), callTool(mcpUrl, token, "slow")];
+    const first = [callTool(mcp.url, token, "slow"), callTool(mcp.url, token, "slow")];
     await until(() => held.arrived() === 2);
-    const third = await callTool(mcpUrl, token, "slow");
+    const third = await callTool(mcp.url, token, "slow");
     expect(code(third)).toBe("RATE_LIMITED");
     expect(third.result?.structuredContent?.error).toMatchObject({ kind: "concurrent", limit: 2 });
     held.release();
     expect((await Promise.all(first)).map(code)).toEqual(["ok", "ok"]);
     const db = await getDb();
     expect(await db.callLease.count({ where: { key: `identity:${identity.id}` } })).toBe(0);
-    const again = callTool(mcpUrl, token, "slow");
+    const again = callTool(mcp.url, token, "slow");
     await until(() => held.arrived() === 3);
     held.release();
     expect(code(await again)).toBe("ok");
@@ -171,7 +162,7 @@ describe("rate limits", () => {
       if (!url) throw new Error("no database URL");
       const other = await startOtherInstance(url);
       closers.push(other.stop);
-      const urls = [mcpUrl, `${other.url}/mcp`];
+      const urls = [mcp.url, `${other.url}/mcp`];
 
       // Names no other test's Source took: model-facing names are unique across the catalog.
       const { source } = await sourceWith(["ping_shared"], ok);

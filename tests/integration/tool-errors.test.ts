@@ -5,41 +5,30 @@
  * read it: the current one and the 1.x one, which checks structured content against the
  * tool's output schema even on an error.
  */
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
 import { createToken } from "@/server/domain/identities/tokens";
 import { LIMITS } from "@/server/limits";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { metrics } from "@/server/observability/metrics";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
+import { mcpRoute } from "../helpers/mcp-route";
 import { simpleTool, startSdkServer } from "../helpers/mcp-servers";
 import { makeAgent, makeScope } from "../helpers/memory";
-import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
-const closers: (() => Promise<void>)[] = [];
-let mcpUrl = "";
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther, DELETE: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  closers.push(served.close);
-});
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-});
+const mcp = mcpRoute();
+const closers = mcp.closers;
 
 const auth = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
 
 async function connect(token: string) {
-  const client = new Client({ name: "errors-agent", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), auth(token)));
-  closers.push(() => client.close());
+  const client = await mcp.connect(token, "errors-agent");
   // The SDK checks structured content against each tool's output schema once it has listed them.
   await client.listTools();
   return client;
@@ -47,7 +36,7 @@ async function connect(token: string) {
 
 async function connectV1(token: string) {
   const client = new ClientV1({ name: "errors-agent-1x", version: "1" });
-  await client.connect(new TransportV1(new URL(mcpUrl), auth(token)));
+  await client.connect(new TransportV1(new URL(mcp.url), auth(token)));
   closers.push(() => client.close());
   await client.listTools();
   return client;

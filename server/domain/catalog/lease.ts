@@ -6,7 +6,9 @@
  * where one process holds the data, a start clears them at once (clearLeasesAtStart).
  */
 import { getDb } from "../../db";
+import { Prisma } from "../../generated/prisma/client";
 import { INSTANCE_ID } from "../../instance";
+import { claimDue, holdLease } from "../../jobs/lease";
 import { INSTANCE_LIMITS } from "../../limits";
 import { CHECK_INTERVALS } from "../sources/schemas";
 
@@ -24,22 +26,13 @@ export const INTERRUPTED = "Interrupted: Quartermaster stopped while this check 
 export { INSTANCE_ID };
 
 /** Claims up to `limit` MCP Connections whose check is due. */
-export async function claimDueSources(limit: number, now = new Date()): Promise<string[]> {
-  const db = await getDb();
-  const until = new Date(now.getTime() + LEASE_MS);
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE source SET "leaseUntil" = ${until}, "leaseOwner" = ${INSTANCE_ID}
-    WHERE id IN (
-      SELECT id FROM source
-      WHERE kind = 'mcp_connection' AND "pausedAt" IS NULL
-        AND "nextCheckAt" IS NOT NULL AND "nextCheckAt" <= ${now}
-        AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
-      ORDER BY "nextCheckAt"
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id`;
-  return rows.map((r) => r.id);
+export function claimDueSources(limit: number, now = new Date()): Promise<string[]> {
+  return claimDue("source", {
+    limit,
+    leaseMs: LEASE_MS,
+    now,
+    where: Prisma.sql`kind = 'mcp_connection' AND "pausedAt" IS NULL`,
+  });
 }
 
 /**
@@ -81,24 +74,17 @@ export async function runLeased<T>(
     },
   });
   const lost = new AbortController();
-  const renew = setInterval(() => {
-    db.source
-      .updateMany({
-        where: { id, leaseOwner: INSTANCE_ID },
-        data: { leaseUntil: new Date(Date.now() + LEASE_MS) },
-      })
-      .then(({ count }) => {
-        // Lapsed and taken by another instance: this check must not publish over theirs.
-        if (count === 0)
-          lost.abort(new Error("Interrupted: this Source's lease lapsed and another instance took the check over."));
-      })
-      .catch(() => {}); // the next renewal tries again; the lease has two more periods to run
-  }, renewEveryMs);
-  renew.unref();
+  const stopRenewing = holdLease("source", id, {
+    leaseMs: LEASE_MS,
+    everyMs: renewEveryMs,
+    // Lapsed and taken by another instance: this check must not publish over theirs.
+    onLost: () =>
+      lost.abort(new Error("Interrupted: this Source's lease lapsed and another instance took the check over.")),
+  });
   try {
     return await check(lost.signal);
   } finally {
-    clearInterval(renew);
+    stopRenewing();
     const source = await db.source.findUnique({ where: { id }, select: { checkIntervalSeconds: true } });
     const interval = source?.checkIntervalSeconds ?? CHECK_INTERVALS.default;
     await releaseSource(id, source ? new Date(Date.now() + interval * 1000) : null);

@@ -19,6 +19,20 @@ function roleReaches(actor: Actor, need: ScopeNeed): boolean | null {
   return need === "read" ? roleAllows(role, "viewer") : roleAllows(role, "curator");
 }
 
+/**
+ * Who may grant (or revoke) an Agent Identity's access to a scope: grants are identity
+ * administration as much as memory curation, so a curator or an operator; never an agent.
+ */
+export function requireGrantRole(actor: Actor): void {
+  if (actor.kind === "system") return;
+  const role = actorRole(actor);
+  if (role && (roleAllows(role, "curator") || roleAllows(role, "operator"))) return;
+  throw new DomainError(
+    "FORBIDDEN",
+    `Granting scopes needs the curator or operator role${role ? `; you are ${role}` : ""}.`,
+  );
+}
+
 /** The scopes the actor may read (or write): the filter every scope-bound query starts from. */
 export function scopeWhere(actor: Actor, need: ScopeNeed): Prisma.ScopeWhereInput {
   if (actor.kind === "system") return {};

@@ -5,6 +5,7 @@
  */
 import { getDb } from "../../db";
 import { INSTANCE_ID } from "../../instance";
+import { claimDue, holdLease } from "../../jobs/lease";
 import { INSTANCE_LIMITS } from "../../limits";
 import { log } from "../../log";
 import { consolidateScope } from "./consolidator";
@@ -16,40 +17,19 @@ import { embeddingsProvider, embedPending } from "./embeddings";
  */
 const LEASE_MS = INSTANCE_LIMITS.MEMORY_LEASE_MS.value;
 
-export async function claimDueScopes(limit: number, now = new Date()): Promise<string[]> {
-  const db = await getDb();
-  const until = new Date(now.getTime() + LEASE_MS);
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE scope SET "leaseUntil" = ${until}, "leaseOwner" = ${INSTANCE_ID}
-    WHERE id IN (
-      SELECT id FROM scope
-      WHERE "nextConsolidationAt" IS NOT NULL AND "nextConsolidationAt" <= ${now}
-        AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
-      ORDER BY "nextConsolidationAt"
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id`;
-  return rows.map((r) => r.id);
+export function claimDueScopes(limit: number, now = new Date()): Promise<string[]> {
+  return claimDue("scope", { limit, leaseMs: LEASE_MS, now });
 }
 
 async function consolidateClaimed(scopeId: string): Promise<void> {
   const db = await getDb();
-  const heartbeat = setInterval(() => {
-    db.scope
-      .updateMany({
-        where: { id: scopeId, leaseOwner: INSTANCE_ID },
-        data: { leaseUntil: new Date(Date.now() + LEASE_MS) },
-      })
-      .catch(() => {}); // the next beat tries again
-  }, LEASE_MS / 3);
-  heartbeat.unref();
+  const stopRenewing = holdLease("scope", scopeId, { leaseMs: LEASE_MS });
   try {
     await consolidateScope(scopeId);
   } catch (error) {
     log.error({ err: error, scopeId }, "scheduled consolidator pass broke");
   } finally {
-    clearInterval(heartbeat);
+    stopRenewing();
     const scope = await db.scope.findUnique({ where: { id: scopeId }, select: { consolidateEverySeconds: true } });
     await db.scope.updateMany({
       where: { id: scopeId, leaseOwner: INSTANCE_ID },

@@ -3,13 +3,12 @@
  * and change scopes; curators and operators grant identities access, from either side (the
  * scope's page or the identity's).
  */
-import { type Actor, actorRole, requireRole } from "../../actor";
+import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError } from "../../errors";
-import { roleAllows } from "../../roles";
 import { recordAudit } from "../audit/record";
 import { parseInput } from "../validation";
-import { requireScope, scopeWhere } from "./access";
+import { requireGrantRole, requireScope, scopeWhere } from "./access";
 import {
   ZCreateScopeInput,
   ZGrantInput,
@@ -34,17 +33,6 @@ function nameTaken(error: unknown, name: string): never {
   if ((error as { code?: string }).code === "P2002")
     throw new DomainError("CONFLICT", `A scope named "${name}" already exists.`, { field: "name" });
   throw error;
-}
-
-/** Grants are identity administration as much as memory curation: either role may change them. */
-function requireGrantRole(actor: Actor): void {
-  if (actor.kind === "system") return;
-  const role = actorRole(actor);
-  if (role && (roleAllows(role, "curator") || roleAllows(role, "operator"))) return;
-  throw new DomainError(
-    "FORBIDDEN",
-    `Granting scopes needs the curator or operator role${role ? `; you are ${role}` : ""}.`,
-  );
 }
 
 export async function createScope(actor: Actor, raw: unknown) {
