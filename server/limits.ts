@@ -177,6 +177,11 @@ export const LIMITS = {
     32,
     "Tool indexes (identities' holdings, the catalog) one instance keeps in memory",
   ),
+  TOOL_SEARCH_SEGMENTS: setting(1024, "Sources whose Tools find_tools keeps indexed in one instance's memory"),
+  TOOL_SEARCH_STALE_SEGMENT_TOOLS: setting(
+    1000,
+    "Tools from which a Source's previous find_tools index answers while its new one is built",
+  ),
   CONFUSABLE_MIN_SIMILARITY: setting(
     0.4,
     "similarity (cosine) from which two Tools of an identity are shown as confusable",
