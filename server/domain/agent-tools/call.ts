@@ -5,12 +5,14 @@
  * that fails on the Source's side comes back as a Tool Result marked isError, with a
  * code and a reason, so the model can act on it.
  */
+
 import { fmt } from "@/universal/format";
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, isToolCallFailure, type ToolCallFailure } from "../../errors";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
+import { annotateSpan } from "../../observability/tracing";
 import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
 import { HeadersUnreadable, openHeaders } from "../sources/headers";
@@ -70,6 +72,7 @@ export async function callOfferedTool(
     );
   }
 
+  annotateSpan({ "qm.source.id": tool.source.id, "qm.source.kind": tool.source.kind });
   const started = performance.now();
   let dispatched: Dispatched;
   try {
