@@ -53,6 +53,7 @@ export const LIMITS = {
 
   // ── /mcp ──
   MCP_TOOLS_PAGE: setting(500, "Tools in one page of /mcp tools/list"),
+  MCP_SOURCE_LIST_PAGE: setting(500, "a Source's resources, templates or prompts in one page of an /mcp list"),
   // A few thousand tokens: what a model can be sent each turn beside the conversation.
   LISTING_BUDGET_BYTES: setting(
     32 * KiB,

@@ -25,6 +25,7 @@ import { whyNotHeld } from "./not-held";
 import { callRemoteTool } from "./remote-call";
 import { acceptToolResult, answered, type Dispatched, failedResult } from "./result";
 import { routed } from "./route-cache";
+import { withProxiedUris } from "./source-surface";
 
 export async function callOfferedTool(
   actor: Actor,
@@ -111,7 +112,13 @@ export async function callOfferedTool(
         arguments: args,
         signal: input.signal,
       });
-      dispatched = answered(acceptToolResult(raw));
+      const accepted = acceptToolResult(raw);
+      // Links to the Source's own resources are readable at /mcp only under their proxied URIs.
+      dispatched = answered(
+        Array.isArray(accepted.content)
+          ? { ...accepted, content: withProxiedUris(sourceId, accepted.content) }
+          : accepted,
+      );
     }
   } catch (error) {
     if (!isToolCallFailure(error)) throw error;
