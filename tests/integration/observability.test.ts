@@ -5,6 +5,8 @@
  * context (traceparent out); catalog checks likewise. Off, no Source sees a traceparent.
  * /api/metrics answers Prometheus text to an API key only, and counts calls.
  */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
@@ -19,6 +21,11 @@ import { agentFor, callTool } from "../helpers/mcp-agent";
 import { type RunningServer, simpleTool, startRawServer, startSdkServer } from "../helpers/mcp-servers";
 
 withTestDatabase();
+
+// Debian's Prometheus carries promtool; CI installs it (.ci/run), elsewhere its one check is skipped.
+const PROMTOOL = "/usr/bin/promtool";
+const ciRun = process.env.CI === "1" || process.env.CI === "true";
+if (ciRun && !existsSync(PROMTOOL)) throw new Error("CI needs Debian's prometheus for promtool (.ci/run installs it)");
 
 interface ExportedSpan {
   traceId: string;
@@ -325,6 +332,19 @@ describe("/api/metrics", () => {
     expect(seriesValue(after, ok) - seriesValue(before, ok)).toBe(1);
     expect(after).toContain("# TYPE qm_sources gauge");
     expect(after).toMatch(/^qm_sources\{kind="sdk_tool_host",state="host_silent"\} \d+$/m);
+  });
+
+  it.skipIf(!existsSync(PROMTOOL))("passes promtool's check, after calls, refusals and checks", async () => {
+    const admin = callerFor((await makeUser("admin")).actor);
+    const { key } = await admin.apiKeys.create({ name: "linted scraper", role: "viewer" });
+    const { source } = await sourceWith(["linted"]);
+    const { token } = await agentFor([source.id]);
+    await callTool(`${app.url}/mcp`, token, "linted");
+    await callTool(`${app.url}/mcp`, token, "get_memories", { ids: "not a list" });
+    const text = await (await scrape(key)).text();
+    const lint = spawnSync(PROMTOOL, ["check", "metrics"], { input: text, encoding: "utf8" });
+    expect(`${lint.stdout}${lint.stderr}`.trim()).toBe("");
+    expect(lint.status).toBe(0);
   });
 
   it("count trace exports, failed ones too (a collector that refuses)", async () => {
