@@ -198,6 +198,70 @@ test("a curator searches with the score breakdown, follows a supersession chain,
   await expect(curator.getByTestId("thread-row")).toContainText("Holiday freeze 2026");
 });
 
+test("r, then a reason typed with spaces and the letters a, r, j and k, rejects with that reason and accepts nothing; focus goes to the reason and back", async ({
+  page,
+  browser,
+}) => {
+  const { scope } = await seedScope(page);
+  const curator = await asCurator(browser);
+  await curator.goto(`/memory/proposals?scope=${scope.id}`);
+  const rows = curator.getByTestId("proposal-row");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveAttribute("aria-current", "true");
+  const first = await rows.nth(0).locator("[data-kind]").getAttribute("data-kind");
+
+  // Opened by the keyboard, at once typed into: every key lands in the reason.
+  await curator.keyboard.press("r");
+  const dialog = curator.getByRole("dialog");
+  const reason = dialog.getByLabel("Reason");
+  await expect(reason).toBeFocused();
+  const reject = dialog.getByRole("button", { name: "Reject", exact: true });
+  // Under three characters Reject is greyed out, and the dialog says why.
+  await curator.keyboard.type("N");
+  await expect(reject).toBeDisabled();
+  await expect(dialog.getByText("Write a reason of at least 3 characters to reject.")).toBeVisible();
+  await expect(reject).toHaveAccessibleDescription(/at least 3 characters/);
+  const typed = "Not a dup: jk ar, k j a r x";
+  await curator.keyboard.type(typed.slice(1));
+  await expect(dialog).toBeVisible();
+  await expect(reason).toHaveValue(typed);
+  await expect(dialog.getByText("Write a reason of at least 3 characters")).toHaveCount(0);
+  // Nothing moved behind it and nothing was decided.
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveAttribute("aria-current", "true");
+  await expect(curator.getByTestId("selection-count")).toHaveText("0 selected");
+  await expect(curator.getByTestId("review-notice")).toBeEmpty();
+  await reject.click();
+  await expect(curator.getByTestId("review-notice")).toContainText("Rejected");
+  await expect(dialog).toHaveCount(0);
+  await expect(rows).toHaveCount(1);
+  const rejected = await query(curator, "proposals.list", { scopeId: scope.id, status: "rejected" });
+  expect(rejected.items.map((p: { kind: string; decisionReason: string }) => [p.kind, p.decisionReason])).toEqual([
+    [first, typed],
+  ]);
+  expect((await query(curator, "proposals.list", { scopeId: scope.id, status: "accepted" })).items).toEqual([]);
+
+  // Opened from the card's button, closed with Escape or Cancel: focus is back on that button,
+  // and the shortcuts work again once no dialog is open.
+  const rejectButton = curator.getByTestId("proposal").getByRole("button", { name: "Reject…" });
+  for (const closeWith of ["Escape", "Cancel"] as const) {
+    await rejectButton.click();
+    await expect(reason).toBeFocused();
+    await curator.keyboard.type("a j k");
+    if (closeWith === "Escape") await curator.keyboard.press("Escape");
+    else await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(rejectButton).toBeFocused();
+    await expect(rows).toHaveCount(1);
+  }
+  // A reason typed over the dialog left nothing behind, and x on the page still selects.
+  await rejectButton.blur();
+  await curator.keyboard.press("x");
+  await expect(curator.getByTestId("selection-count")).toHaveText("1 selected");
+  expect((await query(curator, "proposals.list", { scopeId: scope.id, status: "accepted" })).items).toEqual([]);
+  await curator.context().close();
+});
+
 test("scopes: a curator creates a scope, grants an Agent Identity access from both sides, and exports it", async ({
   page,
   browser,

@@ -7,15 +7,19 @@ import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
  * in a field, holds a modifier or has a dialog open, and they can be switched off (WCAG
  * 2.1.4: character-key shortcuts must be possible to turn off).
  */
+const TYPING_OR_DIALOG =
+  "input, textarea, select, [contenteditable=''], [contenteditable='true'], [role=textbox], dialog, [role=dialog], [role=alertdialog]";
+
 export function useReviewKeys(enabled: boolean, handlers: Record<string, () => unknown>) {
   const latest = useRef(handlers);
   latest.current = handlers;
   useEffect(() => {
     if (!enabled) return;
     function onKeyDown(e: KeyboardEvent) {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
-      const target = e.target as HTMLElement | null;
-      if (target?.closest("input, textarea, select, [contenteditable=''], [contenteditable='true']")) return;
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.repeat || e.isComposing) return;
+      // Neither where the key went nor where focus is may be a field or inside a dialog.
+      for (const at of [e.target, document.activeElement])
+        if (at instanceof Element && at.closest(TYPING_OR_DIALOG)) return;
       if (document.querySelector("dialog[open]")) return;
       const handler = latest.current[e.key];
       if (!handler) return;

@@ -5,12 +5,13 @@ import { type ReactNode, useEffect, useRef } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
 
-const FIRST_FIELD =
-  "input:not([type=hidden]):not([disabled]):not([readonly]), select:not([disabled]), textarea:not([disabled]):not([readonly])";
+/** Where typing belongs when a dialog opens: its first field. */
+const FIRST_FIELD = "input:not([type=hidden]):not([disabled]), textarea:not([disabled]), select:not([disabled])";
 
 /**
  * A modal on the native <dialog> element: focus trapping, Escape and the inert
- * background come from the browser, not from script.
+ * background come from the browser, not from script. Focus goes to the first field when it
+ * opens and back to where it was when it closes, however it closes (unmounted too).
  */
 export function Dialog({
   open,
@@ -29,17 +30,21 @@ export function Dialog({
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      dialog.showModal();
-      // The browser focuses the first focusable element, the header's Close: a form's first
-      // field is where the user starts. A dialog without a field keeps the browser's choice.
-      if (document.activeElement === closeRef.current) dialog.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
-    }
-    if (!open && dialog.open) dialog.close();
+    if (!dialog || !open) return;
+    const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    // React's autoFocus ran while the dialog was still hidden, so showModal() focused the
+    // first focusable element, the Close button, where a typed space closes the dialog and
+    // the next letters reach the page's shortcuts.
+    dialog.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
+    return () => {
+      if (dialog.open) dialog.close();
+      // A dialog unmounted while open is never closed by the browser, which would have
+      // restored focus: do it here, unless that element is gone with the dialog.
+      if (returnTo?.isConnected && !dialog.contains(returnTo)) returnTo.focus();
+    };
   }, [open]);
   return (
     <dialog
@@ -61,7 +66,6 @@ export function Dialog({
               {description && <p className="mt-1 text-sm text-muted">{description}</p>}
             </div>
             <button
-              ref={closeRef}
               type="button"
               onClick={onClose}
               className="rounded p-1 text-muted hover:bg-surface-2 hover:text-fg"
@@ -82,11 +86,14 @@ export function DialogActions({
   onCancel,
   disabled,
   variant = "primary",
+  describedBy,
   children,
 }: {
   onCancel: () => void;
   disabled?: boolean;
   variant?: "primary" | "danger";
+  /** The id of the text that says why the submit button is disabled, while it is. */
+  describedBy?: string;
   children: ReactNode;
 }) {
   return (
@@ -94,7 +101,7 @@ export function DialogActions({
       <Button variant="secondary" onClick={onCancel}>
         Cancel
       </Button>
-      <Button type="submit" variant={variant} disabled={disabled}>
+      <Button type="submit" variant={variant} disabled={disabled} aria-describedby={describedBy}>
         {children}
       </Button>
     </div>

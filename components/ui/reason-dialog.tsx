@@ -1,6 +1,6 @@
 "use client";
 
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { Callout } from "./callout";
 import { Dialog, DialogActions } from "./dialog";
 import { Field, Textarea } from "./field";
@@ -50,6 +50,7 @@ export function ReasonDialog({
     if (!open) setReason("");
   }
   const tooShort = reason.trim().length < MIN_REASON;
+  const neededId = useId();
   const close = () => {
     setReason("");
     onClose();
@@ -80,7 +81,18 @@ export function ReasonDialog({
             {error}
           </Callout>
         )}
-        <DialogActions onCancel={close} variant={variant} disabled={tooShort || pending}>
+        {tooShort && (
+          // The action is greyed out until then: say why, beside it.
+          <p id={neededId} className="text-right text-xs text-muted" aria-live="polite">
+            Write a reason of at least {MIN_REASON} characters to {action.toLowerCase()}.
+          </p>
+        )}
+        <DialogActions
+          onCancel={close}
+          variant={variant}
+          disabled={tooShort || pending}
+          describedBy={tooShort ? neededId : undefined}
+        >
           {pending ? pendingAction : action}
         </DialogActions>
       </form>
