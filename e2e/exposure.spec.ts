@@ -41,4 +41,37 @@ test("an operator switches an identity to a selection, pins two Tools and sees l
   await page.getByRole("button", { name: "Pin", exact: true }).click();
   await expect(page.getByText('holds no Tool named "not_a_tool"')).toBeVisible();
   await saveScreenshot(page, "identity-listing");
+
+  // Pin and unpin on the holdings list: the button says which state the Tool is in.
+  await page.goto(`/agents/${identity.id}?tab=holdings`);
+  const row = (n: number) =>
+    page
+      .getByTestId("holding-row")
+      .filter({ hasText: `exposed_${tag}_${n}` })
+      .first();
+  await expect(row(3).getByRole("button", { name: `Unpin exposed_${tag}_3` })).toHaveAttribute("aria-pressed", "true");
+  await row(5)
+    .getByRole("button", { name: `Pin exposed_${tag}_5` })
+    .click();
+  await expect(row(5).getByRole("button", { name: `Unpin exposed_${tag}_5` })).toBeVisible();
+  await row(3)
+    .getByRole("button", { name: `Unpin exposed_${tag}_3` })
+    .click();
+  await expect(row(3).getByRole("button", { name: `Pin exposed_${tag}_3` })).toHaveAttribute("aria-pressed", "false");
+
+  // And on the Tool page, per identity that holds it.
+  await row(9).getByRole("link", { name: `exposed_${tag}_9` }).click();
+  await expect(page.getByRole("heading", { name: `exposed_${tag}_9` })).toBeVisible();
+  const holder = page.getByTestId("holder").filter({ hasText: `exposure-${tag}` });
+  await holder.getByRole("button", { name: `Pin for exposure-${tag}` }).click();
+  await expect(holder.getByRole("button", { name: `Unpin for exposure-${tag}` })).toBeVisible();
+
+  // The identity now lists 5, 7 and 9, in the order they were pinned.
+  await page.goto(`/agents/${identity.id}`);
+  await page.getByRole("tab", { name: "Budget" }).click();
+  await expect(page.getByTestId("pinned-tools")).toHaveText(
+    new RegExp(`exposed_${tag}_7.*exposed_${tag}_5.*exposed_${tag}_9`),
+  );
+  await expect(page.getByTestId("listing-listed")).toContainText("3 Tools");
+  await expect(page.getByRole("img", { name: "Listed 3 of 12 held Tools" })).toBeVisible();
 });

@@ -53,6 +53,7 @@ export const LIMITS = {
 
   // ── /mcp ──
   MCP_TOOLS_PAGE: setting(500, "Tools in one page of /mcp tools/list"),
+  MCP_SOURCE_LIST_PAGE: setting(500, "a Source's resources, templates or prompts in one page of an /mcp list"),
   // A few thousand tokens: what a model can be sent each turn beside the conversation.
   LISTING_BUDGET_BYTES: setting(
     32 * KiB,
@@ -160,6 +161,10 @@ export const LIMITS = {
   CALL_LOG_RETENTION_DAYS_MAX: setting(400, "longest call log retention an admin may set"),
   CALL_PAYLOAD_RETENTION_DAYS_MAX: setting(30, "longest an admin may keep captured arguments and results"),
   CALL_PAYLOAD_CHARS: setting(65_536, "characters of arguments, and of a result, that payload capture keeps per call"),
+  CALL_PAYLOAD_ID_CANDIDATES: setting(
+    10_000,
+    "strings of one captured call looked up as memory ids; a call naming more keeps no payload",
+  ),
   CALL_STATS_DAYS: setting(30, "days the call statistics of an identity, Source or Tool look back"),
   RATE_LIMIT_PER_MINUTE_MAX: setting(1_000_000, "highest calls-per-minute limit"),
   RATE_LIMIT_CONCURRENT_MAX: setting(10_000, "highest concurrent-calls limit"),
@@ -183,6 +188,11 @@ export const LIMITS = {
   TOOL_INDEX_CACHE_ENTRIES: setting(
     32,
     "Tool indexes (identities' holdings, the catalog) one instance keeps in memory",
+  ),
+  TOOL_SEARCH_SEGMENTS: setting(1024, "Sources whose Tools find_tools keeps indexed in one instance's memory"),
+  TOOL_SEARCH_STALE_SEGMENT_TOOLS: setting(
+    1000,
+    "Tools from which a Source's previous find_tools index answers while its new one is built",
   ),
   CONFUSABLE_MIN_SIMILARITY: setting(
     0.4,

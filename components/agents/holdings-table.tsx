@@ -1,6 +1,8 @@
 "use client";
 
 import Link from "next/link";
+import { useMemo } from "react";
+import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
@@ -10,6 +12,7 @@ import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
 import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
 import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
+import { PinButton } from "./pin-button";
 import type { IdentityView } from "./types";
 
 type Holding = {
@@ -24,7 +27,7 @@ type Holding = {
 
 const HEIGHT = "h-[calc(100dvh-11rem)] min-h-96";
 
-const COLUMNS: Column<Holding>[] = [
+const BASE_COLUMNS: Column<Holding>[] = [
   {
     key: "name",
     header: "Model-facing name",
@@ -72,9 +75,38 @@ const COLUMNS: Column<Holding>[] = [
   },
 ];
 
+/** The columns, with a pin toggle for the identity's selection (operators) or a "Pinned" mark. */
+function columnsFor(identityId: string, pinned: ReadonlySet<string>, canWrite: boolean): Column<Holding>[] {
+  return [
+    ...BASE_COLUMNS,
+    {
+      key: "pin",
+      header: "Listing",
+      width: "w-28",
+      cell: (t) =>
+        canWrite ? (
+          <PinButton
+            identityId={identityId}
+            name={t.modelFacingName}
+            pinned={pinned.has(t.modelFacingName)}
+            label={t.modelFacingName}
+          />
+        ) : pinned.has(t.modelFacingName) ? (
+          <span className="text-xs text-muted">Pinned</span>
+        ) : null,
+    },
+  ];
+}
+
 /** Every Tool the identity holds, under the names its agents see. */
 export function HoldingsTable({ identity }: { identity: IdentityView }) {
   const trpc = useTRPC();
+  const canWrite = useCan("operator");
+  const pinnedNames = identity.listing.pinned;
+  const columns = useMemo(
+    () => columnsFor(identity.id, new Set(pinnedNames), canWrite),
+    [identity.id, pinnedNames, canWrite],
+  );
   const [filters, setFilters] = useUrlState(["q", "source"] as const);
   const [search, setSearch] = useUrlSearch(filters.q, setFilters);
   const sourceId = identity.sources.some((s) => s.sourceId === filters.source) ? filters.source : "";
@@ -157,7 +189,7 @@ export function HoldingsTable({ identity }: { identity: IdentityView }) {
       >
         <VirtualTable
           label="Tools held"
-          columns={COLUMNS}
+          columns={columns}
           list={list}
           rowHeight={52}
           rowTestId="holding-row"

@@ -12,6 +12,7 @@ import { formatBytes, formatCount } from "@/components/ui/format";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { errorMessage } from "@/components/ui/use-error";
 import { toolCount } from "./labels";
+import { PinButton } from "./pin-button";
 import type { IdentityView } from "./types";
 
 type Exposure = IdentityView["listing"]["exposure"];
@@ -34,7 +35,6 @@ export function ListingCard({ identity }: { identity: IdentityView }) {
   const refresh = { onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.identities.pathKey() }) };
   const update = useMutation(trpc.identities.update.mutationOptions(refresh));
   const pin = useMutation(trpc.identities.pinTool.mutationOptions(refresh));
-  const unpin = useMutation(trpc.identities.unpinTool.mutationOptions(refresh));
   const [name, setName] = useState("");
   const { listing } = identity;
   const listedShare = listing.heldBytes ? Math.min(1, listing.listedBytes / listing.heldBytes) : 1;
@@ -48,7 +48,7 @@ export function ListingCard({ identity }: { identity: IdentityView }) {
     <Card>
       <CardHeader
         title="Listing at /mcp"
-        description="What tools/list offers this identity's agents. Under a selection they see the pinned Tools, then their most-used ones, up to the listing budget; find_tools reaches every other held Tool."
+        description="What tools/list offers this identity's agents. Under a selection they see the pinned Tools, then their most-used ones, up to the listing budget; find_tools finds every other held Tool and call_tool calls it."
       />
       <div className="space-y-5 p-4">
         <div className="flex flex-wrap items-center gap-3">
@@ -112,16 +112,7 @@ export function ListingCard({ identity }: { identity: IdentityView }) {
               {listing.pinned.map((tool) => (
                 <li key={tool} className="flex items-center gap-2 text-sm">
                   <code>{tool}</code>
-                  {canWrite && (
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => unpin.mutate({ identityId: identity.id, name: tool })}
-                      aria-label={`Unpin ${tool}`}
-                    >
-                      Unpin
-                    </Button>
-                  )}
+                  {canWrite && <PinButton identityId={identity.id} name={tool} pinned label={tool} />}
                 </li>
               ))}
             </ul>

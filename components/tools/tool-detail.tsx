@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { PinButton } from "@/components/agents/pin-button";
 import { CallStats } from "@/components/calls/call-stats";
 import { RateLimitCard } from "@/components/calls/rate-limit-card";
 import { useCan } from "@/components/layout/current-user";
@@ -168,13 +169,24 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
                 </p>
                 <ul className="flex flex-wrap gap-2">
                   {heldBy.items.map((identity) => (
-                    <li key={identity.id}>
+                    <li key={identity.id} className="inline-flex items-center gap-1.5" data-testid="holder">
                       <Link
                         href={`/agents/${identity.id}`}
                         className="inline-flex rounded-full border border-border px-2.5 py-0.5 text-sm text-accent hover:bg-surface-2"
                       >
                         {identity.name}
                       </Link>
+                      {/* Pinned: listed first whenever that identity lists a selection. */}
+                      {canTry && tool.modelFacingName ? (
+                        <PinButton
+                          identityId={identity.id}
+                          name={tool.modelFacingName}
+                          pinned={Boolean(identity.pinned)}
+                          label={`for ${identity.name}`}
+                        />
+                      ) : (
+                        identity.pinned && <span className="text-xs text-muted">pinned</span>
+                      )}
                     </li>
                   ))}
                   {heldBy.total > heldBy.items.length && (
@@ -243,7 +255,7 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
   );
 }
 
-type Holder = { id: string; name: string };
+type Holder = { id: string; name: string; pinned?: boolean };
 
 /**
  * Who holds the Tool, when the API says so. Accepts a plain list or a page

@@ -55,8 +55,15 @@ describe("Agent Identities", () => {
     const tool = (await api.catalog.listTools({ sourceId: source.id, search: "alpha" })).items[0]!;
     expect((await api.catalog.getTool({ id: tool.id })).heldBy).toEqual({
       total: 1,
-      items: [{ id: identity.id, name: identity.name }],
+      items: [{ id: identity.id, name: identity.name, pinned: false }],
     });
+    // The Tool page pins per holder: pinned by its model-facing name for that identity only.
+    await api.identities.pinTool({ identityId: identity.id, name: "alpha" });
+    expect((await api.catalog.getTool({ id: tool.id })).heldBy.items).toEqual([
+      { id: identity.id, name: identity.name, pinned: true },
+    ]);
+    const beta = (await api.catalog.listTools({ sourceId: source.id, search: "beta" })).items[0]!;
+    expect((await api.catalog.getTool({ id: beta.id })).heldBy.items[0]?.pinned).toBe(false);
   });
 
   it("give two Sources' same-named Tools distinct model-facing names that stay put", async () => {

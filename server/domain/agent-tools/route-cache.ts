@@ -4,10 +4,11 @@
  * CALL_ROUTE_CACHE_MS, so an agent's calls do not each read the database three times
  * (docs/decisions/0016). Any change this instance makes that could alter a route
  * (assignments, identities, catalogs, Sources, host silence, the network policy) drops all
- * of it at once (routesChanged); another instance's change takes effect here within that
+ * of it at once (each area announces its changes: server/events.ts); another instance's change takes effect here within that
  * time. On globalThis: the console's writes (tRPC bundle) and /mcp (front server) are
  * separate module graphs in one process (decision 0004).
  */
+import { onChange } from "../../events";
 import { LIMITS } from "../../limits";
 
 type Entry = { until: number; value: Promise<unknown> };
@@ -36,7 +37,5 @@ export function routed<T>(key: string, load: () => Promise<T>, now = Date.now())
   return value;
 }
 
-/** Something a route depends on changed on this instance: every route is looked up afresh. */
-export function routesChanged(): void {
-  cache.clear();
-}
+// Something a route depends on changed on this instance: every route is looked up afresh.
+onChange("call-route-cache", () => cache.clear());

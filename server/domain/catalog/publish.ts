@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { getDb } from "../../db";
 import { type BulkColumn, bulkInsert, bulkUpdate, deleteByIds, recordset } from "../../db/bulk";
 import type { Tx } from "../../db/types";
-import { routesChanged } from "../agent-tools/route-cache";
+import { announce } from "../../events";
 import { sha256 } from "./canonical";
 import { type Compatibility, evaluateCompatibility } from "./compatibility";
 import { writeDefinitions } from "./definitions";
@@ -346,7 +346,7 @@ export async function publishCatalog(
         await after?.(tx, result);
         return result;
       }, TX_OPTIONS);
-      routesChanged();
+      announce("catalog");
       return published;
     } catch (error) {
       if (attempt < 3 && isUniqueViolation(error)) continue;

@@ -164,6 +164,7 @@ export async function getTool(actor: Actor, raw: { id: string }) {
       sourceId: view.sourceId,
       compatibility: view.compatibility.state,
       withdrawn: view.withdrawn,
+      modelFacingName: view.modelFacingName,
     }),
     definition,
     inputSchema: definition.inputSchema ?? null,

@@ -73,18 +73,26 @@ export async function listHoldings(
   };
 }
 
-/** The identities that hold a Tool (first `limit`, and how many in all). */
+/**
+ * The identities that hold a Tool (first `limit`, and how many in all), each saying whether
+ * it pins the Tool (by its model-facing name) for its selection.
+ */
 export async function identitiesHolding(
-  tool: { sourceId: string; compatibility: string; withdrawn: boolean },
+  tool: { sourceId: string; compatibility: string; withdrawn: boolean; modelFacingName: string | null },
   limit = 50,
 ) {
-  if (tool.compatibility !== "compatible" || tool.withdrawn)
-    return { total: 0, items: [] as { id: string; name: string }[] };
+  if (tool.compatibility !== "compatible" || tool.withdrawn || !tool.modelFacingName)
+    return { total: 0, items: [] as { id: string; name: string; pinned: boolean }[] };
   const db = await getDb();
   const where = { assignments: { some: { sourceId: tool.sourceId } } };
-  const [items, total] = await Promise.all([
+  const [holders, total] = await Promise.all([
     db.agentIdentity.findMany({ where, select: { id: true, name: true }, orderBy: { name: "asc" }, take: limit }),
     db.agentIdentity.count({ where }),
   ]);
-  return { total, items };
+  const pins = await db.toolPin.findMany({
+    where: { modelFacingName: tool.modelFacingName, identityId: { in: holders.map((h) => h.id) } },
+    select: { identityId: true },
+  });
+  const pinned = new Set(pins.map((p) => p.identityId));
+  return { total, items: holders.map((h) => ({ ...h, pinned: pinned.has(h.id) })) };
 }

@@ -3,9 +3,9 @@ import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
+import { announce } from "../../events";
 import { LIMITS } from "../../limits";
 import { planListing } from "../agent-tools/exposure";
-import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { utf8Bytes } from "../catalog/canonical";
 import { catalogVersionOf } from "../catalog/version";
@@ -71,7 +71,7 @@ export async function createIdentity(actor: Actor, raw: TCreateIdentityInput) {
       targetId: identity.id,
       targetLabel: identity.name,
     });
-    routesChanged(); // (before the commit: a call in that instant may see the old state for CALL_ROUTE_CACHE_MS)
+    announce("identity"); // (before the commit: a call in that instant may see the old state for CALL_ROUTE_CACHE_MS)
     return identity;
   });
   // After the transaction: on the embedded database a query beside it would wait for it.
@@ -149,7 +149,7 @@ export async function deleteIdentity(actor: Actor, raw: { id: string }) {
     });
   });
   evictAgentTokens({ identityId: id });
-  routesChanged();
+  announce("identity");
 }
 
 type SourceFacts = {
@@ -246,7 +246,7 @@ export async function assignSource(actor: Actor, raw: { identityId: string; sour
       targetLabel: identity.name,
       details: { sourceId: source.id, sourceName: source.name, tools: source.compatibleToolCount, bytes: adds },
     });
-    routesChanged();
+    announce("assignment");
     return { assigned: true };
   });
   // After the transaction: on the embedded database a query beside it would wait for it.
@@ -283,7 +283,7 @@ export async function unassignSource(actor: Actor, raw: { identityId: string; so
       targetLabel: identity.name,
       details: { sourceId: source.id, sourceName: source.name, tools: lost },
     });
-    routesChanged();
+    announce("assignment");
     return { unassigned: true };
   });
   // After the transaction: on the embedded database a query beside it would wait for it.

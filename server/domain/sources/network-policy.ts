@@ -1,6 +1,6 @@
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
-import { routesChanged } from "../agent-tools/route-cache";
+import { announce } from "../../events";
 import { recordAudit } from "../audit/record";
 import { readSetting } from "../system/settings";
 import type { UrlPolicy } from "./url-policy";
@@ -32,6 +32,6 @@ export async function setNetworkPolicy(actor: Actor, input: UrlPolicy): Promise<
       details: { allowLinkLocal: input.allowLinkLocal },
     });
   });
-  routesChanged();
+  announce("network-policy");
   return input;
 }

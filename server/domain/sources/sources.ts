@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
+import { announce } from "../../events";
 import { LIMITS } from "../../limits";
 import { hashToken, newToken, tokenPrefix } from "../../tokens";
-import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { recordSourceWideChange } from "../catalog/changes";
 import { closeSourceSessions } from "../catalog/source-sessions";
@@ -200,7 +200,7 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
   // (Other instances' sessions stop matching by their key, or fall to the idle timeout.)
   if (input.url !== undefined || input.headers !== undefined || input.paused !== undefined)
     closeSourceSessions(input.id);
-  routesChanged();
+  announce("source");
   // Outside the transaction: on the embedded database a query beside an open transaction would wait for it.
   return withIdentities(updated, await identityStats([updated]));
 }
@@ -256,7 +256,7 @@ export async function deleteSource(actor: Actor, raw: { id: string }) {
     { timeout: 60_000 },
   );
   closeSourceSessions(id);
-  routesChanged();
+  announce("source");
 }
 
 export async function getSource(actor: Actor, raw: { id: string }) {

@@ -10,8 +10,8 @@ import { SYSTEM } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { DomainError, isCheckFailure } from "../../errors";
+import { announce } from "../../events";
 import { hashToken } from "../../tokens";
-import { routesChanged } from "../agent-tools/route-cache";
 import { recordAudit } from "../audit/record";
 import { recordSourceWideChange } from "../catalog/changes";
 import { publishCatalog } from "../catalog/publish";
@@ -64,7 +64,7 @@ async function restoreIfSilent(tx: Tx, host: ToolHost, at: Date): Promise<void> 
     data: { hostSilentSince: null },
   });
   if (cleared.count === 0) return;
-  routesChanged();
+  announce("host-silence");
   await recordSourceWideChange(tx, host, "restored", at);
   await recordAudit(tx, hostActor(host), {
     action: "source.host_back",
@@ -196,7 +196,7 @@ export async function sweepSilentHosts(now = new Date()): Promise<string[]> {
           details: { withdrawnTools: withdrawn },
         });
       }
-      if (silent.length) routesChanged();
+      if (silent.length) announce("host-silence");
       return silent.map((h) => h.id);
     },
     { timeout: 60_000 },

@@ -8,10 +8,9 @@
  * Vectors are sparse (term ids ascending, weights) in typed arrays, and every term has a
  * posting list, so ranking a request touches only the Tools that share a word with it.
  */
-import { Bm25Postings } from "./bm25";
-import { impliedTerms } from "./query-hints";
+import { SearchLegs, scoreRequest } from "./search-legs";
 import { terms } from "./text";
-import { FIELD_WEIGHTS, type ToolText, weightedTerms } from "./tool-text";
+import { type ToolText, weightedTerms } from "./tool-text";
 
 export interface SparseVector {
   ids: Int32Array;
@@ -49,30 +48,6 @@ function scaled(known: [number, number][], unknownNorm: number): SparseVector {
   return vector;
 }
 
-/** How much a shared prefix counts, and a term the request implies, against a term it says. */
-const PREFIX_WEIGHT = 0.4;
-const IMPLIED_WEIGHT = 0.3;
-
-/** Word forms a stemmer keeps apart ("discovered", "discoverer", "discovery") share their first letters. */
-const PREFIX = 5;
-const prefixOf = (term: string) => (term.length > PREFIX ? term.slice(0, PREFIX) : term);
-
-function prefixBag(bag: Map<string, number>): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [term, w] of bag) {
-    const p = prefixOf(term);
-    out.set(p, (out.get(p) ?? 0) + w);
-  }
-  return out;
-}
-
-function withSourceName(bag: Map<string, number>, sourceName: string | undefined): Map<string, number> {
-  if (!sourceName) return bag;
-  const out = new Map(bag);
-  for (const term of terms(sourceName)) out.set(term, (out.get(term) ?? 0) + FIELD_WEIGHTS.sourceName);
-  return out;
-}
-
 export function dot(a: SparseVector, b: SparseVector): number {
   let i = 0;
   let j = 0;
@@ -99,9 +74,8 @@ export class ToolIndex<T extends ToolText = ToolText> {
   /** Per term: the Tools that use it and their weight for it, Tool order ascending. */
   readonly postings: SparseVector[];
   /** The same weighted terms for BM25 (find_tools' ranking); built on first use. */
-  private searchLeg?: Bm25Postings;
-  private prefixLeg?: Bm25Postings;
-  private readonly bags: Map<string, number>[] = [];
+  private legs?: SearchLegs;
+  readonly bags: Map<string, number>[] = [];
 
   constructor(tools: readonly T[]) {
     this.tools = tools;
@@ -223,20 +197,16 @@ export class ToolIndex<T extends ToolText = ToolText> {
    * cosines and not capped at 1; only their order and ratios mean anything).
    */
   search(text: string, limit = this.tools.length): Ranked[] {
-    if (!this.searchLeg) {
-      // The Source's name counts here ("the GitHub one"), not in similarity: Tools of one
-      // Source are not confusable for sharing it.
-      const bags = this.bags.map((bag, i) => withSourceName(bag, (this.tools[i] as T).sourceName));
-      this.searchLeg = new Bm25Postings(bags);
-      this.prefixLeg = new Bm25Postings(bags.map(prefixBag));
-    }
-    const scores = new Float64Array(this.tools.length);
-    const asked = terms(text);
-    this.searchLeg.addScores(asked, scores);
-    this.prefixLeg?.addScores(asked.map(prefixOf), scores, PREFIX_WEIGHT);
-    const implied = impliedTerms(text).filter((t) => !asked.includes(t));
-    this.searchLeg.addScores(implied, scores, IMPLIED_WEIGHT);
-    return this.top(scores, limit, false);
+    this.legs ??= this.searchLegs();
+    return this.top(scoreRequest([this.legs], text)[0] as Float64Array, limit, false);
+  }
+
+  /** find_tools' legs over this index's Tools (a Source's segment keeps its own). */
+  searchLegs(): SearchLegs {
+    return new SearchLegs(
+      this.bags,
+      this.tools.map((t) => t.sourceName),
+    );
   }
 
   /** The `limit` Tools nearest to Tool `index` (itself excluded), nearest first. */

@@ -13,6 +13,7 @@ import { parseInput } from "../validation";
 import { confusablePairs, type PairSearch } from "./confusable";
 import { catalogToolIndex, heldToolIndex, type IndexedTool, loadTools } from "./indexes";
 import { levelOf, suggestFix } from "./pair-advice";
+import { searchHeldTools } from "./segments";
 import { surfaceForms } from "./text";
 import type { SparseVector, ToolIndex } from "./tool-index";
 import { fullText } from "./tool-text";
@@ -121,15 +122,5 @@ const RELATIVE_CUTOFF = 0.4;
 
 /** The held Tools best matching a request, best first, and how many match well enough in all. */
 export async function rankHeldTools(identityId: string, query: string, limit: number) {
-  const { index } = await heldToolIndex(identityId);
-  const ranked = index.search(query);
-  const best = ranked[0]?.score ?? 0;
-  const exact = ranked.findIndex((r) => (index.tools[r.index] as IndexedTool).name === query.trim());
-  // A Tool called exactly what was asked for comes first, however it scores.
-  if (exact > 0) ranked.unshift(...ranked.splice(exact, 1));
-  const matching = ranked.filter((r, i) => (i === 0 && exact >= 0) || r.score >= best * RELATIVE_CUTOFF);
-  return {
-    total: matching.length,
-    tools: matching.slice(0, limit).map((r) => ({ tool: index.tools[r.index] as IndexedTool, score: r.score })),
-  };
+  return searchHeldTools(identityId, query, limit, RELATIVE_CUTOFF);
 }

@@ -1,0 +1,155 @@
+/**
+ * find_tools' index, kept per Source (a segment) rather than per identity: an identity's
+ * ranking scores its Sources' segments as one corpus (search-legs.ts), so a publication
+ * re-reads and re-indexes that Source's Tools only, an assignment or unassignment re-reads
+ * nothing, and identities sharing a Source share its segment. A Source of many Tools keeps
+ * answering from its previous segment while the new one is built (results then drop any Tool
+ * no longer held), so no call waits seconds for a rebuild after a holdings change.
+ */
+import { getDb } from "../../db";
+import { LIMITS } from "../../limits";
+import { log } from "../../log";
+import { catalogVersionOf, VERSION_SELECT } from "../catalog/version";
+import { heldToolsWhere } from "../identities/holdings";
+import { type IndexedTool, loadTools } from "./indexes";
+import { SearchLegs, scoreRequest } from "./search-legs";
+import { weightedTerms } from "./tool-text";
+
+interface Segment {
+  version: string;
+  tools: IndexedTool[];
+  legs: SearchLegs;
+}
+
+interface Entry {
+  current?: Segment;
+  building?: { version: string; promise: Promise<Segment> };
+}
+
+/** Tools analysed between two turns of the event loop while a segment is built. */
+const ANALYSIS_SLICE = 500;
+
+/** Least recently used first. */
+const entries = new Map<string, Entry>();
+
+async function buildSegment(sourceId: string, version: string): Promise<Segment> {
+  // Held Tools of this Source, whoever holds it: Compatible (a silent host's are not held at all).
+  const tools = await loadTools({ sourceId, compatibility: "compatible" });
+  // Words are split and stemmed a slice at a time, so calls being answered meanwhile are not held up.
+  const bags: Map<string, number>[] = [];
+  for (let i = 0; i < tools.length; i += ANALYSIS_SLICE) {
+    if (i) await new Promise((resolve) => setImmediate(resolve));
+    for (const tool of tools.slice(i, i + ANALYSIS_SLICE)) bags.push(weightedTerms(tool));
+  }
+  const legs = new SearchLegs(
+    bags,
+    tools.map((t) => t.sourceName),
+  );
+  return { version, tools, legs };
+}
+
+function segmentOf(source: { id: string; name: string; catalogVersion: number; hostSilentSince: Date | null }) {
+  const version = catalogVersionOf([source]);
+  let entry = entries.get(source.id);
+  if (entry) entries.delete(source.id);
+  entry ??= {};
+  entries.set(source.id, entry);
+  while (entries.size > LIMITS.TOOL_SEARCH_SEGMENTS.value) entries.delete(entries.keys().next().value as string);
+  const held = entry;
+  if (held.current?.version === version) return { segment: Promise.resolve(held.current), stale: false };
+  if (held.building?.version !== version) {
+    const promise = buildSegment(source.id, version);
+    held.building = { version, promise };
+    promise.then(
+      (segment) => {
+        if (held.building?.promise === promise) held.building = undefined;
+        held.current = segment;
+      },
+      (error) => {
+        if (held.building?.promise === promise) held.building = undefined;
+        log.warn({ err: error, sourceId: source.id }, "could not index a Source's Tools for find_tools");
+      },
+    );
+  }
+  const previous = held.current;
+  // A large Source's rebuild takes long enough to be felt: its previous segment answers meanwhile.
+  if (previous && previous.tools.length >= LIMITS.TOOL_SEARCH_STALE_SEGMENT_TOOLS.value)
+    return { segment: Promise.resolve(previous), stale: true };
+  return { segment: (held.building as { promise: Promise<Segment> }).promise, stale: false };
+}
+
+export interface Found {
+  tool: IndexedTool;
+  score: number;
+}
+
+/**
+ * The held Tools best matching a request, best first (ties by name), those scoring at least
+ * `cutoff` of the best counted in `total`; a Tool named exactly what was asked comes first.
+ */
+export async function searchHeldTools(
+  identityId: string,
+  query: string,
+  limit: number,
+  cutoff: number,
+): Promise<{ total: number; tools: Found[] }> {
+  const db = await getDb();
+  const assignments = await db.sourceAssignment.findMany({
+    where: { identityId, source: { hostSilentSince: null } },
+    select: { source: { select: VERSION_SELECT } },
+  });
+  const looked = assignments.map((a) => segmentOf(a.source));
+  const segments = await Promise.all(looked.map((l) => l.segment));
+  const scores = scoreRequest(
+    segments.map((s) => s.legs),
+    query,
+  );
+  const asked = query.trim();
+  let best = 0;
+  let exact: Found | undefined;
+  segments.forEach((segment, s) => {
+    const own = scores[s] as Float64Array;
+    for (let i = 0; i < own.length; i++) {
+      const score = own[i] as number;
+      if (score > best) best = score;
+      if (score > 0 && !exact && (segment.tools[i] as IndexedTool).name === asked)
+        exact = { tool: segment.tools[i] as IndexedTool, score };
+    }
+  });
+  // Best first, then by name; kept to `limit` while scanning (an identity may hold 15,000).
+  const before = (a: Found, b: Found) =>
+    Math.abs(b.score - a.score) > 1e-12 ? a.score > b.score : a.tool.name < b.tool.name;
+  const top: Found[] = [];
+  let total = exact ? 1 : 0;
+  segments.forEach((segment, s) => {
+    const own = scores[s] as Float64Array;
+    for (let i = 0; i < own.length; i++) {
+      const score = own[i] as number;
+      const tool = segment.tools[i] as IndexedTool;
+      if (score <= 0 || score < best * cutoff || tool === exact?.tool) continue;
+      total++;
+      const found = { tool, score };
+      if (top.length === limit && !before(found, top[limit - 1] as Found)) continue;
+      let at = top.length;
+      while (at > 0 && before(found, top[at - 1] as Found)) at--;
+      top.splice(at, 0, found);
+      if (top.length > limit) top.pop();
+    }
+  });
+  let tools = exact ? [exact, ...top].slice(0, limit) : top;
+  if (looked.some((l) => l.stale)) {
+    // A segment being rebuilt may still name a Tool its Source has since dropped.
+    const still = await db.tool.findMany({
+      where: { AND: [heldToolsWhere(identityId), { id: { in: tools.map((t) => t.tool.id) } }] },
+      select: { id: true },
+    });
+    const held = new Set(still.map((t) => t.id));
+    tools = tools.filter((t) => held.has(t.tool.id));
+  }
+  return { total, tools };
+}
+
+/** Forget every segment (tests and benchmarks that compare a cold build with a warm one). */
+export function dropSearchSegments(): void {
+  entries.clear();
+}
