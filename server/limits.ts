@@ -53,6 +53,7 @@ export const LIMITS = {
 
   // ── /mcp ──
   MCP_TOOLS_PAGE: setting(500, "Tools in one page of /mcp tools/list"),
+  MCP_SOURCE_LIST_PAGE: setting(500, "a Source's resources, templates or prompts in one page of an /mcp list"),
   // A few thousand tokens: what a model can be sent each turn beside the conversation.
   LISTING_BUDGET_BYTES: setting(
     32 * KiB,
@@ -76,6 +77,14 @@ export const LIMITS = {
     "a request body to the other SDK Tool Host endpoints (heartbeat, calls/next)",
   ),
   OTHER_REQUEST_BODY_BYTES: setting(64 * KiB, "a request body to any other path (console pages, health)"),
+  // A client may send its whole body before it reads (a 413, a 401): closing on it with its
+  // bytes unread would reset the connection and lose the answer, so they are read and dropped.
+  EARLY_ANSWER_DRAIN_BYTES: setting(
+    256 * MiB,
+    "body bytes read and dropped after an early answer, before the connection is reset",
+  ),
+  EARLY_ANSWER_DRAIN_MS: setting(30_000, "longest the rest of a body is read and dropped after an early answer"),
+  EARLY_ANSWER_DRAIN_IDLE_MS: setting(5_000, "a client silent this long after an early answer is hung up on"),
   // Outside Tool schemas (SCHEMA_DEPTH): serializing deeper JSON would overflow the stack.
   JSON_DEPTH: setting(
     128,
@@ -152,6 +161,10 @@ export const LIMITS = {
   CALL_LOG_RETENTION_DAYS_MAX: setting(400, "longest call log retention an admin may set"),
   CALL_PAYLOAD_RETENTION_DAYS_MAX: setting(30, "longest an admin may keep captured arguments and results"),
   CALL_PAYLOAD_CHARS: setting(65_536, "characters of arguments, and of a result, that payload capture keeps per call"),
+  CALL_PAYLOAD_ID_CANDIDATES: setting(
+    10_000,
+    "strings of one captured call looked up as memory ids; a call naming more keeps no payload",
+  ),
   CALL_STATS_DAYS: setting(30, "days the call statistics of an identity, Source or Tool look back"),
   RATE_LIMIT_PER_MINUTE_MAX: setting(1_000_000, "highest calls-per-minute limit"),
   RATE_LIMIT_CONCURRENT_MAX: setting(10_000, "highest concurrent-calls limit"),

@@ -27,6 +27,17 @@ export function unstorableText(value: unknown): { path: string; reason: string }
   return null;
 }
 
+/**
+ * The text with every NUL and lone surrogate replaced by U+FFFD: for copies Quartermaster
+ * keeps of what others sent (the call log's Tool names and payloads), where refusing is not
+ * an option and one such row must not stop the rest from being written.
+ */
+export function storableCopy(text: string): string {
+  return text.replaceAll("\u0000", "\uFFFD").replace(LONE_SURROGATES, "\uFFFD");
+}
+
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -4,7 +4,8 @@
  * counts still describe the installation, so they are not public.
  */
 import { authenticateApiKey } from "../domain/api-keys/api-keys";
-import { renderMetrics } from "../observability/metrics";
+import { sourcesByState } from "../domain/sources/by-state";
+import { Gauge, renderMetrics } from "../observability/metrics";
 import { bearerToken } from "../tokens";
 import { problem } from "./problem";
 
@@ -19,7 +20,13 @@ export async function handleMetrics(request: Request): Promise<Response> {
       undefined,
       { "www-authenticate": 'Bearer realm="quartermaster"', "cache-control": "no-store" },
     );
-  return new Response(renderMetrics(), {
+  const sources = (await sourcesByState()).map(({ kind, state, count }) => ({ labels: { kind, state }, value: count }));
+  const bySourceState = new Gauge(
+    "qm_sources",
+    "Sources by kind and state (ok, failing, host_silent, never_checked, paused), across the installation.",
+    () => sources,
+  );
+  return new Response(renderMetrics([bySourceState]), {
     headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" },
   });
 }

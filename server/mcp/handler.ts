@@ -24,6 +24,7 @@ import { type BearerRefusal, bearerChallenge } from "../http/oauth-discovery";
 import { LIMITS } from "../limits";
 import { log } from "../log";
 import { observeMcpRequest } from "../observability/mcp-request";
+import { annotateSpan } from "../observability/tracing";
 import { bearerToken } from "../tokens";
 import { inRevision2025Codes, jsonRpcErrorResponse } from "./errors";
 import { legacyRevision, SERVED_REVISIONS } from "./revisions";
@@ -164,6 +165,8 @@ async function answerMcpPost(request: Request): Promise<Response> {
       },
       { status: 400 },
     );
+  const method = (parsedBody as { method?: unknown } | null)?.method;
+  if (typeof method === "string") annotateSpan({ "mcp.method.name": method.slice(0, 100) });
   const authInfo: AuthInfo = { token, clientId: actorId(actor) ?? "", scopes: [], extra: { actor } };
   if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
   return modern.fetch(request, { authInfo, parsedBody });

@@ -12,6 +12,16 @@ import { callOfferedTool } from "../domain/agent-tools/call";
 import { instructionsFor } from "../domain/agent-tools/instructions";
 import { listOfferedTools } from "../domain/agent-tools/list";
 import { failedCall } from "../domain/agent-tools/result";
+import {
+  getSourcePrompt,
+  listSourceSurface,
+  PROMPTS,
+  parseProxiedUri,
+  RESOURCES,
+  readSourceResource,
+  type SurfaceKind,
+  TEMPLATES,
+} from "../domain/agent-tools/source-surface";
 import { observeToolCall } from "../domain/calls/observe";
 import { isDomainError } from "../errors";
 import { LIMITS } from "../limits";
@@ -95,29 +105,67 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal, revision
       return toolResultForRevision(result as CallToolResult, revision);
     }),
   );
-  // No memory is enumerated: memories are reached by id (search, briefing, thread indexes).
-  server.setRequestHandler("resources/list", async () => ({ resources: [] }));
-  server.setRequestHandler("resources/templates/list", async () => ({
-    resourceTemplates: RESOURCE_TEMPLATES,
-  }));
+  // Held Sources' resources, templates and prompts follow the built-ins' (which lead the
+  // first page); no memory is enumerated: memories are reached by id.
+  const sourcePage = async <K extends "resources" | "resourceTemplates" | "prompts">(
+    kind: SurfaceKind & { member: K },
+    cursor: string | undefined,
+    builtIns: Record<string, unknown>[],
+  ) => {
+    const page = await listSourceSurface(actor, kind, cursor, signal);
+    const items = [...(cursor ? [] : builtIns), ...page.items];
+    return { [kind.member]: items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } as never;
+  };
+  server.setRequestHandler(
+    "resources/list",
+    guarded(async (request) =>
+      sourcePage(RESOURCES as SurfaceKind & { member: "resources" }, request.params?.cursor, []),
+    ),
+  );
+  server.setRequestHandler(
+    "resources/templates/list",
+    guarded(async (request) =>
+      sourcePage(
+        TEMPLATES as SurfaceKind & { member: "resourceTemplates" },
+        request.params?.cursor,
+        RESOURCE_TEMPLATES,
+      ),
+    ),
+  );
   server.setRequestHandler("resources/read", async (request) => {
+    const { uri } = request.params;
     try {
-      return await readResource(actor, request.params.uri);
+      if (parseProxiedUri(uri)) return (await readSourceResource(actor, uri, signal)) as never;
+      return await readResource(actor, uri);
     } catch (error) {
       // The SDK's resource-not-found error, data exactly { uri }: what clients of every
       // revision recognise a miss by. Its code is -32602 (2026-07-28); handler.ts gives
       // 2025-era clients -32002, their revisions' code.
-      if (isNotFound(error))
-        throw new ResourceNotFoundError(request.params.uri, `NOT_FOUND: ${(error as Error).message}`);
+      if (isNotFound(error)) throw new ResourceNotFoundError(uri, `NOT_FOUND: ${(error as Error).message}`);
       throw toMcpError(error);
     }
   });
-  server.setRequestHandler("prompts/list", async () => ({ prompts: listPrompts() }));
+  server.setRequestHandler(
+    "prompts/list",
+    guarded(async (request) => {
+      const builtIns = listPrompts();
+      const page = await sourcePage(PROMPTS as SurfaceKind & { member: "prompts" }, request.params?.cursor, builtIns);
+      const taken = new Set(builtIns.map((p) => p.name));
+      // A Source's prompt whose namespaced name is a built-in's is answered by the built-in.
+      const prompts = (page as { prompts: { name: string }[] }).prompts.filter(
+        (p, i) => i < (request.params?.cursor ? 0 : builtIns.length) || !taken.has(p.name),
+      );
+      return { ...(page as object), prompts } as never;
+    }),
+  );
   server.setRequestHandler(
     "prompts/get",
-    guarded(async (request) =>
-      promptForRevision(await getPrompt(request.params.name, request.params.arguments ?? {}), revision),
-    ),
+    guarded(async (request) => {
+      const { name, arguments: args = {} } = request.params;
+      const builtIn = listPrompts().some((p) => p.name === name);
+      const prompt = (!builtIn && (await getSourcePrompt(actor, name, args, signal))) || getPrompt(name, args);
+      return promptForRevision(prompt as ReturnType<typeof getPrompt>, revision);
+    }),
   );
   return server;
 }

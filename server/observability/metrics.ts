@@ -8,7 +8,21 @@
  * must all count into the registry /api/metrics reads.
  */
 
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
 type Labels = Record<string, string>;
+
+/** The installed version, from the package.json of the folder the server runs in. */
+function installedVersion(): string {
+  try {
+    const raw = readFileSync(path.join(/*turbopackIgnore: true*/ process.cwd(), "package.json"), "utf8");
+    return String((JSON.parse(raw) as { version?: unknown }).version ?? "unknown");
+  } catch {
+    return "unknown";
+  }
+}
+const VERSION = installedVersion();
 
 /** Seconds; from a fast local call to the 60 s Tool Call limit. */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -32,10 +46,17 @@ const braces = (key: string) => (key ? `{${key}}` : "");
 export class Counter implements Metric {
   readonly type = "counter";
   private readonly values = new Map<string, number>();
+  /**
+   * `initial`: the series shown at 0 before their first event, so `rate()` and `absent()`
+   * see the counter from the start (an unlabelled counter: one series, `{}`).
+   */
   constructor(
     readonly name: string,
     readonly help: string,
-  ) {}
+    initial: Labels[] = [],
+  ) {
+    for (const labels of initial) this.values.set(labelKey(labels), 0);
+  }
   inc(labels: Labels = {}, by = 1): void {
     const key = labelKey(labels);
     this.values.set(key, (this.values.get(key) ?? 0) + by);
@@ -45,15 +66,24 @@ export class Counter implements Metric {
   }
 }
 
+/** A labelled value read when scraped. */
+export interface Sample {
+  labels: Labels;
+  value: number;
+}
+
+/** A value read when scraped: a gauge, or a counter kept elsewhere (the process's CPU time). */
 export class Gauge implements Metric {
-  readonly type = "gauge";
   constructor(
     readonly name: string,
     readonly help: string,
-    private readonly read: () => number,
+    private readonly read: () => number | Sample[],
+    readonly type: "gauge" | "counter" = "gauge",
   ) {}
   render(): string[] {
-    return [`${this.name} ${this.read()}`];
+    const value = this.read();
+    if (typeof value === "number") return [`${this.name} ${value}`];
+    return value.map((s) => `${this.name}${braces(labelKey(s.labels))} ${s.value}`);
   }
 }
 
@@ -91,13 +121,17 @@ export class Histogram implements Metric {
   }
 }
 
+const cross = (kinds: string[], outcomes: string[]) =>
+  kinds.flatMap((kind) => outcomes.map((outcome) => ({ kind, outcome, code: "" })));
+
 function createMetrics() {
   return {
-    mcpRequests: new Counter("qm_mcp_requests_total", "HTTP requests to /mcp, by status code."),
+    mcpRequests: new Counter("qm_mcp_requests_total", "HTTP requests to /mcp, by status code.", [{ status: "200" }]),
     mcpRequestSeconds: new Histogram("qm_mcp_request_duration_seconds", "Time to answer one /mcp request."),
     toolCalls: new Counter(
       "qm_tool_calls_total",
       "Tool Calls through /mcp, by kind (catalog, built_in), outcome (ok, is_error, failed) and failure code.",
+      cross(["catalog", "built_in"], ["ok", "is_error"]),
     ),
     toolCallSeconds: new Histogram(
       "qm_tool_call_duration_seconds",
@@ -106,10 +140,12 @@ function createMetrics() {
     rateLimited: new Counter(
       "qm_rate_limited_total",
       "Tool Calls refused as RATE_LIMITED, by the limit that refused them.",
+      ["identity", "tool"].flatMap((subject) => ["per_minute", "concurrent"].map((limit) => ({ subject, limit }))),
     ),
     catalogChecks: new Counter(
       "qm_catalog_checks_total",
       "Catalog checks of MCP Connections, by outcome and failure code.",
+      [{ outcome: "succeeded", code: "" }],
     ),
     catalogCheckSeconds: new Histogram(
       "qm_catalog_check_duration_seconds",
@@ -118,6 +154,12 @@ function createMetrics() {
     callLogDropped: new Counter(
       "qm_call_log_dropped_total",
       "Call log rows dropped because the database could not take them in time.",
+      [{}],
+    ),
+    traceExports: new Counter(
+      "qm_trace_exports_total",
+      "Batches of spans sent to the OTLP collector, by outcome (sent, failed).",
+      [{ outcome: "sent" }, { outcome: "failed" }],
     ),
   };
 }
@@ -140,9 +182,32 @@ export function registerGauge(name: string, help: string, read: () => number): v
   else gauges.push(gauge);
 }
 
-/** Every metric in the Prometheus text exposition format (version 0.0.4). */
-export function renderMetrics(): string {
-  const all: Metric[] = [...Object.values(metrics), ...(holder[KEY]?.gauges ?? [])];
+const startedAt = Date.now() / 1000 - process.uptime();
+
+/** The process and its runtime: what any Prometheus target is expected to say about itself. */
+function processMetrics(): Metric[] {
+  return [
+    new Gauge("qm_build_info", "This instance's version and Node.js runtime (always 1).", () => [
+      { labels: { version: VERSION, node: process.version }, value: 1 },
+    ]),
+    new Gauge("process_start_time_seconds", "When the process started, in seconds since the epoch.", () => startedAt),
+    new Gauge(
+      "process_cpu_seconds_total",
+      "User and system CPU time the process has used, in seconds.",
+      () => {
+        const { user, system } = process.cpuUsage();
+        return (user + system) / 1e6;
+      },
+      "counter",
+    ),
+    new Gauge("process_resident_memory_bytes", "Resident memory of the process.", () => process.memoryUsage.rss()),
+    new Gauge("nodejs_heap_used_bytes", "V8 heap in use.", () => process.memoryUsage().heapUsed),
+  ];
+}
+
+/** Every metric in the Prometheus text exposition format (version 0.0.4); `extra`: read for this scrape. */
+export function renderMetrics(extra: Metric[] = []): string {
+  const all: Metric[] = [...Object.values(metrics), ...(holder[KEY]?.gauges ?? []), ...processMetrics(), ...extra];
   const out: string[] = [];
   for (const m of all) {
     out.push(`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.type}`, ...m.render());

@@ -22,6 +22,7 @@ import {
 import { env } from "@/env";
 import { INSTANCE_LIMITS } from "../limits";
 import { log } from "../log";
+import { metrics } from "./metrics";
 
 export { SpanKind };
 
@@ -51,10 +52,13 @@ export async function startTracing(endpoint: string, serviceName = env.OTEL_SERV
         import("@opentelemetry/exporter-trace-otlp-http"),
         import("@opentelemetry/resources"),
       ]);
-    const exporter = new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces` });
+    const exporter = counted(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces` }), endpoint);
     const processor = new sdk.BatchSpanProcessor({ exporter, scheduledDelayMillis: 1000 });
     const provider = new sdk.TracerProvider({
       resource: res.resourceFromAttributes({ "service.name": serviceName }),
+      // The gateway samples by its own policy (every request): an agent's traceparent gives
+      // the trace to join, and its "not sampled" flag (00) does not switch the gateway's spans off.
+      sampler: new sdk.AlwaysOnSampler(),
       spanProcessors: [processor],
     });
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -77,6 +81,31 @@ export async function startTracing(endpoint: string, serviceName = env.OTEL_SERV
   } finally {
     state.starting = undefined;
   }
+}
+
+type Exporter = InstanceType<typeof import("@opentelemetry/exporter-trace-otlp-http").OTLPTraceExporter>;
+
+// A collector that is down fails every batch: one log line a minute says so, the counter counts each.
+const EXPORT_FAILURE_LOG_EVERY_MS = 60_000;
+let lastFailureLoggedAt = 0;
+
+/** The exporter, counting each batch in qm_trace_exports_total and logging failures (else silent). */
+function counted(exporter: Exporter, endpoint: string): Exporter {
+  const send = exporter.export.bind(exporter);
+  exporter.export = (spans, done) =>
+    send(spans, (result) => {
+      // ExportResultCode.SUCCESS is 0.
+      metrics.traceExports.inc({ outcome: result.code === 0 ? "sent" : "failed" });
+      if (result.code !== 0 && Date.now() - lastFailureLoggedAt >= EXPORT_FAILURE_LOG_EVERY_MS) {
+        lastFailureLoggedAt = Date.now();
+        log.warn(
+          { endpoint, spans: spans.length, err: result.error },
+          "the trace collector did not take a batch of spans; they are dropped (qm_trace_exports_total counts each)",
+        );
+      }
+      done(result);
+    });
+  return exporter;
 }
 
 /** The tracer name of Quartermaster's own spans: the only ones exported. */
@@ -201,6 +230,11 @@ export async function withSpan<T>(
       }
     },
   );
+}
+
+/** Adds attributes to the span running now (the Tool Call's, the request's); nothing when tracing is off. */
+export function annotateSpan(attributes: Attributes): void {
+  if (state.active) trace.getActiveSpan()?.setAttributes(attributes);
 }
 
 /** The trace context an incoming request carries (traceparent), for its server span's parent. */

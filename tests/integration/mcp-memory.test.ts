@@ -5,36 +5,26 @@
  */
 import {
   type CallToolResult,
-  Client,
+  type Client,
   type ClientOptions,
   ResourceNotFoundError,
-  StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
 import { CROSS_TOOL_POLICY } from "@/server/domain/agent-tools/instructions";
 import { budgetOf } from "@/server/domain/identities/budget";
 import { updateIdentity } from "@/server/domain/identities/identities";
 import { runConsolidator } from "@/server/domain/memory/consolidator";
 import { LIMITS } from "@/server/limits";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { builtInTools } from "@/server/mcp/tools/registry";
 import { withTestDatabase } from "../helpers/db";
+import { mcpRoute } from "../helpers/mcp-route";
 import { makeAgent, makeScope, remember } from "../helpers/memory";
-import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
-const closers: (() => Promise<void>)[] = [];
-let mcpUrl = "";
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  closers.push(served.close);
-});
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-});
+const mcp = mcpRoute();
+const _closers = mcp.closers;
 
 async function tokenFor(grants: Record<string, "read" | "write">) {
   const agent = await makeAgent(grants);
@@ -44,14 +34,7 @@ async function tokenFor(grants: Record<string, "read" | "write">) {
 }
 
 async function connect(token: string, options: ClientOptions = {}, fetchVia?: typeof fetch) {
-  const client = new Client({ name: "memory-agent", version: "1" }, options);
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-      ...(fetchVia ? { fetch: fetchVia } : {}),
-    }),
-  );
-  closers.push(() => client.close());
+  const client = await mcp.connect(token, "memory-agent", options, { fetch: fetchVia });
   // The SDK checks structured content against each tool's output schema once it has listed them.
   await client.listTools();
   return client;
@@ -478,7 +461,7 @@ async function answerOf(res: Response): Promise<unknown> {
 
 describe("/mcp over raw JSON-RPC", () => {
   const post = (token: string, body: string, headers: Record<string, string> = {}) =>
-    fetch(mcpUrl, {
+    fetch(mcp.url, {
       method: "POST",
       headers: {
         authorization: `Bearer ${token}`,

@@ -39,7 +39,7 @@ async function agentWithLinks() {
   const memory = await remember(scope.id, "The deploy runbook lives in the ops wiki.");
   const { identity, token } = await agentFor([source.id]);
   await grantScope(SYSTEM, { scopeId: scope.id, identityId: identity.id, access: "read" });
-  return { token, memoryUri: `qm://memory/${memory.id}`, scope: scope.name };
+  return { token, memoryUri: `qm://memory/${memory.id}`, scope: scope.name, sourceId: source.id };
 }
 
 async function raw(token: string, body: unknown, headers: Record<string, string> = {}) {
@@ -50,7 +50,9 @@ async function raw(token: string, body: unknown, headers: Record<string, string>
 
 describe("/mcp on every served revision", () => {
   it("gives each client library the same built-in and proxied results, a resource_link as a text line before 2025-06-18", async () => {
-    const { token, memoryUri, scope } = await agentWithLinks();
+    const { token, memoryUri, scope, sourceId } = await agentWithLinks();
+    // The Source's own URI, as /mcp maps it (so the agent can read it there).
+    const linked = `qm://source/${sourceId}/${LINK.uri}`;
     for (const kind of CLIENT_KINDS) {
       const client = await connectClient(kind, route.url, token);
       try {
@@ -77,10 +79,10 @@ describe("/mcp on every served revision", () => {
         expect(proxied.content?.[0], kind).toEqual({ type: "text", text: "Here is the report." });
         expect(proxied.content?.[1], kind).toEqual(
           linksAsBlocks
-            ? LINK
+            ? { ...LINK, uri: linked }
             : {
                 type: "text",
-                text: "Linked resources (read with resources/read):\n- q3.md: file:///reports/q3.md — The Q3 report",
+                text: `Linked resources (read with resources/read):\n- q3.md: ${linked} — The Q3 report`,
               },
         );
         // What the link names is readable on every revision.

@@ -7,7 +7,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
-import { getDb } from "@/server/db";
 import { listAuditEvents } from "@/server/domain/audit/list";
 import { consolidateScope } from "@/server/domain/memory/consolidator";
 import { eraseMemory } from "@/server/domain/memory/erase";
@@ -20,26 +19,9 @@ import { getThreadByName, removeThreadMembers } from "@/server/domain/memory/thr
 import { makeUser } from "../helpers/actors";
 import { withTestDatabase } from "../helpers/db";
 import { makeScope, remember } from "../helpers/memory";
+import { tracesOf } from "../helpers/traces";
 
 withTestDatabase();
-
-/** Every text-like column of every table in which `needle` occurs, including search vectors. */
-async function tracesOf(needle: string): Promise<string[]> {
-  const db = await getDb();
-  const columns = await db.$queryRawUnsafe<{ table_name: string; column_name: string; data_type: string }[]>(
-    `SELECT table_name, column_name, data_type FROM information_schema.columns
-      WHERE table_schema = 'public' AND data_type IN ('text', 'jsonb', 'json', 'tsvector', 'ARRAY', 'character varying')`,
-  );
-  const found: string[] = [];
-  for (const c of columns) {
-    const [row] = await db.$queryRawUnsafe<{ n: bigint }[]>(
-      `SELECT count(*) AS n FROM "${c.table_name}" WHERE "${c.column_name}"::text ILIKE '%' || $1 || '%'`,
-      needle,
-    );
-    if (Number(row?.n) > 0) found.push(`${c.table_name}.${c.column_name}`);
-  }
-  return found;
-}
 
 describe("erasure", () => {
   it("removes the body from every table and index, with merges built from it, and keeps tombstones", async () => {

@@ -4,7 +4,7 @@
  * console calls, and no refusal names a scope the caller holds no grant for.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
 import { getDb } from "@/server/db";
 import { createToken } from "@/server/domain/identities/tokens";
@@ -12,22 +12,14 @@ import { consolidateScope } from "@/server/domain/memory/consolidator";
 import { getMemory } from "@/server/domain/memory/memories";
 import { acceptProposal, listProposals, rejectProposal } from "@/server/domain/memory/proposals";
 import { createThread, getThread, listThreads } from "@/server/domain/memory/threads";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { callerFor, makeUser } from "../helpers/actors";
 import { withTestDatabase } from "../helpers/db";
+import { mcpRoute } from "../helpers/mcp-route";
 import { callRpc, callTool, type RpcAnswer } from "../helpers/mcp-rpc";
 import { makeAgent, makeScope, remember } from "../helpers/memory";
-import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
-let mcpUrl = "";
-let close: () => Promise<void> = async () => {};
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  close = served.close;
-});
-afterAll(() => close());
+const mcp = mcpRoute();
 
 async function tokenFor(grants: Record<string, "read" | "write">) {
   const agent = await makeAgent(grants);
@@ -57,8 +49,8 @@ describe("an id the caller may not read answers as a missing one", () => {
     const unknown = randomUUID();
     for (const action of ["accept", "reject"] as const) {
       const args = (id: string) => ({ action, id, scope: mine.name, reason: "Not a duplicate" });
-      const theirs = await callTool(mcpUrl, token, "review_proposals", args(victim.proposal.id));
-      const missing = await callTool(mcpUrl, token, "review_proposals", args(unknown));
+      const theirs = await callTool(mcp.url, token, "review_proposals", args(victim.proposal.id));
+      const missing = await callTool(mcp.url, token, "review_proposals", args(unknown));
       expect(theirs.result?.isError, action).toBe(true);
       expect(JSON.stringify(theirs), action).toContain("NOT_FOUND");
       expect(JSON.stringify(theirs), action).not.toContain(victim.scope.name);
@@ -66,14 +58,14 @@ describe("an id the caller may not read answers as a missing one", () => {
     }
     // Working in the scope it names: a write grant elsewhere does not reach the proposal through it.
     const both = await tokenFor({ [mine.id]: "write", [victim.scope.id]: "read" });
-    const crossed = await callTool(mcpUrl, both.token, "review_proposals", {
+    const crossed = await callTool(mcp.url, both.token, "review_proposals", {
       action: "accept",
       id: victim.proposal.id,
       scope: mine.name,
     });
     expect(shape(crossed, victim.proposal.id)).toEqual(
       shape(
-        await callTool(mcpUrl, both.token, "review_proposals", { action: "accept", id: unknown, scope: mine.name }),
+        await callTool(mcp.url, both.token, "review_proposals", { action: "accept", id: unknown, scope: mine.name }),
         unknown,
       ),
     );
@@ -145,8 +137,8 @@ describe("an id the caller may not read answers as a missing one", () => {
     const own = await remember(mine.id, "My own note.");
     const { token } = await tokenFor({ [mine.id]: "read" });
     const unknown = randomUUID();
-    const hidden = await callRpc(mcpUrl, token, "resources/read", { uri: `qm://memory/${secret.id}` });
-    const missing = await callRpc(mcpUrl, token, "resources/read", { uri: `qm://memory/${unknown}` });
+    const hidden = await callRpc(mcp.url, token, "resources/read", { uri: `qm://memory/${secret.id}` });
+    const missing = await callRpc(mcp.url, token, "resources/read", { uri: `qm://memory/${unknown}` });
     expect(JSON.stringify(hidden)).not.toContain("vault key");
     expect(JSON.stringify(hidden)).not.toContain(theirs.name);
     expect(JSON.stringify(hidden).replaceAll(secret.id, "<id>")).toBe(
@@ -165,19 +157,19 @@ describe("an id the caller may not read answers as a missing one", () => {
     const secretScope = await makeScope(secretName);
     const open = await makeScope();
     const { agent, token } = await tokenFor({ [secretScope.id]: "write", [open.id]: "read" });
-    const configured = await callTool(mcpUrl, token, "configure_scope", { scope: secretName });
+    const configured = await callTool(mcp.url, token, "configure_scope", { scope: secretName });
     expect(configured.result?.isError).toBeFalsy();
     // Removed past revokeScope (which also clears working scopes), as another path might.
     const db = await getDb();
     await db.scopeGrant.deleteMany({ where: { scopeId: secretScope.id, identityId: agent.identityId } });
-    const refused = await callTool(mcpUrl, token, "search", { query: "anything" });
+    const refused = await callTool(mcp.url, token, "search", { query: "anything" });
     expect(refused.result?.isError).toBe(true);
     const said = JSON.stringify(refused);
     expect(said).toContain("SCOPE_ACCESS_DENIED");
     expect(said).toContain("working scope");
     expect(said).not.toContain(secretName);
     // Moving on names only what it may still use.
-    const moved = await callTool(mcpUrl, token, "configure_scope", { scope: open.name });
+    const moved = await callTool(mcp.url, token, "configure_scope", { scope: open.name });
     expect(JSON.stringify(moved)).not.toContain(secretName);
   });
 });

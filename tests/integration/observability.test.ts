@@ -5,6 +5,8 @@
  * context (traceparent out); catalog checks likewise. Off, no Source sees a traceparent.
  * /api/metrics answers Prometheus text to an API key only, and counts calls.
  */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
@@ -16,9 +18,14 @@ import { serveApp } from "../helpers/app-server";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor, callTool } from "../helpers/mcp-agent";
-import { type RunningServer, simpleTool, startSdkServer } from "../helpers/mcp-servers";
+import { type RunningServer, simpleTool, startRawServer, startSdkServer } from "../helpers/mcp-servers";
 
 withTestDatabase();
+
+// Debian's Prometheus carries promtool; CI installs it (.ci/run), elsewhere its one check is skipped.
+const PROMTOOL = "/usr/bin/promtool";
+const ciRun = process.env.CI === "1" || process.env.CI === "true";
+if (ciRun && !existsSync(PROMTOOL)) throw new Error("CI needs Debian's prometheus for promtool (.ci/run installs it)");
 
 interface ExportedSpan {
   traceId: string;
@@ -28,6 +35,7 @@ interface ExportedSpan {
   kind: number;
   attributes: { key: string; value: Record<string, unknown> }[];
   events?: { name: string; attributes: { key: string; value: Record<string, unknown> }[] }[];
+  status?: { code?: number; message?: string };
   /** The instrumentation scope it came in (added by the collector). */
   scope?: string;
 }
@@ -136,7 +144,11 @@ describe("traces", () => {
       expect.arrayContaining([
         { key: "mcp.tool.name", value: { stringValue: "traced" } },
         { key: "qm.call.outcome", value: { stringValue: "ok" } },
+        { key: "qm.source.id", value: { stringValue: source.id } },
       ]),
+    );
+    expect(request?.attributes).toEqual(
+      expect.arrayContaining([{ key: "mcp.method.name", value: { stringValue: "tools/call" } }]),
     );
     expect(exchanges.length).toBeGreaterThan(0);
     for (const e of exchanges) {
@@ -196,6 +208,39 @@ describe("traces", () => {
     expect(failed?.events?.[0]?.attributes).toEqual(
       expect.arrayContaining([{ key: "exception.message", value: { stringValue: "the Source answered nonsense" } }]),
     );
+  });
+
+  it("are the gateway's own decision: an agent's traceparent marked not sampled (00) still gives spans", async () => {
+    await startTracing(collector.url);
+    const { source } = await sourceWith(["unsampled"]);
+    const { token } = await agentFor([source.id]);
+    const agentTrace = "5bf92f3577b34da6a3ce929d0e0e4737";
+    await callTool(`${app.url}/mcp`, token, "unsampled", {}, { traceparent: `00-${agentTrace}-00f067aa0ba902b8-00` });
+    const spans = await spansWhere((all) => all.some((s) => s.name === "mcp.tool_call" && s.traceId === agentTrace));
+    expect(spans.find((s) => s.name === "mcp.request" && s.traceId === agentTrace)?.parentSpanId).toBe(
+      "00f067aa0ba902b8",
+    );
+  });
+
+  it("mark a Source's HTTP 500 on its exchange span: the status code, the JSON-RPC method, an error", async () => {
+    await startTracing(collector.url);
+    const failing = await startRawServer(() => ({ status: 500, body: "the server broke" }));
+    closers.push(failing.close);
+    const { api, source } = await connectionTo(failing.url);
+    expect((await api.sources.checkNow({ id: source.id })).status).toBe("failed");
+    const isCheck = (s: ExportedSpan) =>
+      s.name === "catalog.check" && s.attributes.some((a) => a.value.stringValue === source.id);
+    const spans = await spansWhere((all) => all.some(isCheck));
+    const check = spans.find(isCheck);
+    const listing = spans.find(
+      (s) =>
+        s.parentSpanId === check?.spanId &&
+        s.attributes.some((a) => a.key === "mcp.method.name" && a.value.stringValue === "tools/list"),
+    );
+    expect(listing?.attributes).toEqual(
+      expect.arrayContaining([{ key: "http.response.status_code", value: { intValue: 500 } }]),
+    );
+    expect(listing?.status).toMatchObject({ code: 2, message: "HTTP 500" }); // ERROR
   });
 
   it("cover catalog checks, with each page's exchange as a child", async () => {
@@ -260,5 +305,61 @@ describe("/api/metrics", () => {
       seriesValue(before, 'qm_catalog_checks_total{code="",outcome="succeeded"}'),
     );
     expect(after).toContain("qm_call_log_pending_rows");
+  });
+
+  it("count a built-in's refusal as a failure with its code, as a catalog Tool's, and Sources by state", async () => {
+    const admin = callerFor((await makeUser("admin")).actor);
+    const { key } = await admin.apiKeys.create({ name: "state scraper", role: "viewer" });
+    const refused = 'qm_tool_calls_total{code="INVALID_ARGUMENTS",kind="built_in",outcome="failed"}';
+    const isError = 'qm_tool_calls_total{code="",kind="built_in",outcome="is_error"}';
+    const failing = 'qm_sources{kind="mcp_connection",state="failing"}';
+    const ok = 'qm_sources{kind="mcp_connection",state="ok"}';
+    const before = await (await scrape(key)).text();
+
+    const { source } = await sourceWith(["stateful"]);
+    const { token } = await agentFor([source.id]);
+    await callTool(`${app.url}/mcp`, token, "get_memories", { ids: "not a list" });
+    // A Connection whose server is gone: its check fails, and the gauge shows it.
+    const gone = await startSdkServer({ catalog: () => [simpleTool("gone")] });
+    await gone.close();
+    const { api, source: broken } = await connectionTo(gone.url);
+    expect((await api.sources.checkNow({ id: broken.id })).status).toBe("failed");
+
+    const after = await (await scrape(key)).text();
+    expect(seriesValue(after, refused) - seriesValue(before, refused)).toBe(1);
+    expect(seriesValue(after, isError)).toBe(seriesValue(before, isError));
+    expect(seriesValue(after, failing) - seriesValue(before, failing)).toBe(1);
+    expect(seriesValue(after, ok) - seriesValue(before, ok)).toBe(1);
+    expect(after).toContain("# TYPE qm_sources gauge");
+    expect(after).toMatch(/^qm_sources\{kind="sdk_tool_host",state="host_silent"\} \d+$/m);
+  });
+
+  it.skipIf(!existsSync(PROMTOOL))("passes promtool's check, after calls, refusals and checks", async () => {
+    const admin = callerFor((await makeUser("admin")).actor);
+    const { key } = await admin.apiKeys.create({ name: "linted scraper", role: "viewer" });
+    const { source } = await sourceWith(["linted"]);
+    const { token } = await agentFor([source.id]);
+    await callTool(`${app.url}/mcp`, token, "linted");
+    await callTool(`${app.url}/mcp`, token, "get_memories", { ids: "not a list" });
+    const text = await (await scrape(key)).text();
+    const lint = spawnSync(PROMTOOL, ["check", "metrics"], { input: text, encoding: "utf8" });
+    expect(`${lint.stdout}${lint.stderr}`.trim()).toBe("");
+    expect(lint.status).toBe(0);
+  });
+
+  it("count trace exports, failed ones too (a collector that refuses)", async () => {
+    const admin = callerFor((await makeUser("admin")).actor);
+    const { key } = await admin.apiKeys.create({ name: "export scraper", role: "viewer" });
+    const failed = 'qm_trace_exports_total{outcome="failed"}';
+    const before = seriesValue(await (await scrape(key)).text(), failed);
+    const refusing = await startSdkServer({ catalog: () => [] });
+    await refusing.close(); // nothing listens there any more
+    await startTracing(new URL(refusing.url).origin);
+    await withSpan("qm.test.unsent", {}, async () => {});
+    await flushTracing().catch(() => {});
+    await expect
+      .poll(async () => seriesValue(await (await scrape(key)).text(), failed), { timeout: 20_000 })
+      .toBeGreaterThan(before);
+    await stopTracing();
   });
 });

@@ -3,31 +3,22 @@
  * instead of opening an exchange per call, survive a Source that restarts or forgets the
  * session, and reach servers of either protocol era.
  */
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { callRemoteTool } from "@/server/domain/agent-tools/remote-call";
 import { closeAllSourceSessions, openSessionCount, sessionStats } from "@/server/domain/catalog/source-sessions";
 import { LIMITS } from "@/server/limits";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { builtInTool } from "@/server/mcp/tools/registry";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
+import { mcpRoute } from "../helpers/mcp-route";
 import { type LegacyServer, simpleTool, startLegacyServer, startSdkServer } from "../helpers/mcp-servers";
-import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
-const closers: (() => Promise<void>)[] = [];
-let mcpUrl = "";
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther, DELETE: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  closers.push(served.close);
-});
+const mcp = mcpRoute();
+const closers = mcp.closers;
 afterEach(() => closeAllSourceSessions());
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-});
 
 const echo = (name: string, args: Record<string, unknown>): CallToolResult => ({
   content: [{ type: "text", text: `${name}:${JSON.stringify(args)}` }],
@@ -172,15 +163,8 @@ describe("pooled Source sessions", () => {
   });
 });
 
-async function mcpClient(token: string) {
-  const client = new Client({ name: "pool-test-agent", version: "1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  closers.push(() => client.close());
-  return client;
+function mcpClient(token: string) {
+  return mcp.connect(token, "pool-test-agent");
 }
 
 describe("Sources of either protocol era", () => {

@@ -5,16 +5,19 @@
  * that fails on the Source's side comes back as a Tool Result marked isError, with a
  * code and a reason, so the model can act on it.
  */
+
 import { fmt } from "@/universal/format";
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, isToolCallFailure, type ToolCallFailure } from "../../errors";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
+import { annotateSpan } from "../../observability/tracing";
 import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
 import { HeadersUnreadable, openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
+import { storableCopy } from "../storable-text";
 import { checkToolArguments } from "./argument-check";
 import { callHostTool } from "./host-calls";
 import { servedIdentity } from "./identity";
@@ -22,6 +25,7 @@ import { whyNotHeld } from "./not-held";
 import { callRemoteTool } from "./remote-call";
 import { acceptToolResult, answered, type Dispatched, failedResult } from "./result";
 import { routed } from "./route-cache";
+import { withProxiedUris } from "./source-surface";
 
 export async function callOfferedTool(
   actor: Actor,
@@ -30,28 +34,32 @@ export async function callOfferedTool(
   const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
     servedIdentity(actor),
   );
-  const tool = await routed(`tool\0${identity.id}\0${input.name}`, async () => {
-    const db = await getDb();
-    return db.tool.findFirst({
-      where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
-      select: {
-        nativeName: true,
-        definitionHash: true,
-        source: {
+  // A name holding text no database stores names no Tool: not found, without asking the database.
+  const storable = storableCopy(input.name) === input.name;
+  const tool = !storable
+    ? null
+    : await routed(`tool\0${identity.id}\0${input.name}`, async () => {
+        const db = await getDb();
+        return db.tool.findFirst({
+          where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
           select: {
-            id: true,
-            name: true,
-            kind: true,
-            url: true,
-            encryptedHeaders: true,
-            protocolVersion: true,
+            nativeName: true,
+            definitionHash: true,
+            source: {
+              select: {
+                id: true,
+                name: true,
+                kind: true,
+                url: true,
+                encryptedHeaders: true,
+                protocolVersion: true,
+              },
+            },
           },
-        },
-      },
-    });
-  });
+        });
+      });
   if (!tool) {
-    const lost = await whyNotHeld(identity.id, input.name);
+    const lost = storable ? await whyNotHeld(identity.id, input.name) : null;
     if (lost)
       return failedResult(
         new DomainError("TOOL_NOT_HELD", lost.message, {
@@ -69,6 +77,7 @@ export async function callOfferedTool(
     );
   }
 
+  annotateSpan({ "qm.source.id": tool.source.id, "qm.source.kind": tool.source.kind });
   const started = performance.now();
   let dispatched: Dispatched;
   try {
@@ -103,7 +112,13 @@ export async function callOfferedTool(
         arguments: args,
         signal: input.signal,
       });
-      dispatched = answered(acceptToolResult(raw));
+      const accepted = acceptToolResult(raw);
+      // Links to the Source's own resources are readable at /mcp only under their proxied URIs.
+      dispatched = answered(
+        Array.isArray(accepted.content)
+          ? { ...accepted, content: withProxiedUris(sourceId, accepted.content) }
+          : accepted,
+      );
     }
   } catch (error) {
     if (!isToolCallFailure(error)) throw error;

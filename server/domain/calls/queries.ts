@@ -68,8 +68,10 @@ export async function getCall(actor: Actor, raw: { id: string }) {
   const row = await db.callLog.findUnique({ where: { id: String(raw?.id ?? "") } });
   if (!row) throw notFound("Call");
   const admin = actorRole(actor) === "admin";
+  // Which memories the payload carried is the payload's to tell, and it is only for erasure.
+  const { memoryIds: _carried, ...call } = row;
   return {
-    ...row,
+    ...call,
     arguments: admin ? row.arguments : null,
     result: admin ? row.result : null,
     captured: row.payloadExpiresAt !== null,

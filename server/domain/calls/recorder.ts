@@ -10,9 +10,12 @@
  * so a database outage cannot exhaust memory.
  */
 import { getDb } from "../../db";
+import type { Tx } from "../../db/types";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
 import { metrics, registerGauge } from "../../observability/metrics";
+import { storableCopy } from "../storable-text";
+import { ERASED_PAYLOAD, memoryIdCandidates, UNRECORDED_PAYLOAD } from "./memory-refs";
 import type { CallOutcome } from "./outcome";
 
 export interface FinishedCall {
@@ -99,15 +102,50 @@ function jsonText(value: unknown): string {
   }
 }
 
+// Never between the two halves of a surrogate pair: half of one is text no database stores.
 function clip(text: string): string {
   const max = LIMITS.CALL_PAYLOAD_CHARS.value;
-  return text.length > max ? `${text.slice(0, max)}…[cut at ${max} characters]` : text;
+  if (text.length <= max) return storableCopy(text);
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? "") ? max - 1 : max;
+  return `${storableCopy(text.slice(0, end))}…[cut at ${max} characters]`;
+}
+
+type Carried = { ids: string[]; erased: boolean } | null;
+
+/**
+ * The memories each captured call carried (null: too many candidates to record). The rows
+ * are share-locked until the batch is in: an erasure waits for it and then clears the new
+ * rows too, or ran first and the payload is not kept.
+ */
+async function memoriesCarried(tx: Tx, candidates: (Set<string> | null | undefined)[]): Promise<Carried[]> {
+  const all = [...new Set(candidates.flatMap((c) => (c ? [...c] : [])))];
+  const rows = all.length
+    ? await tx.$queryRawUnsafe<{ id: string; erased: boolean }[]>(
+        `SELECT id, "erasedAt" IS NOT NULL AS erased FROM memory WHERE id = ANY($1::text[]) FOR SHARE`,
+        all,
+      )
+    : [];
+  const known = new Map(rows.map((r) => [r.id, r.erased]));
+  return candidates.map((c) => {
+    if (c === null) return null;
+    const ids = c ? [...c].filter((id) => known.has(id)) : [];
+    return { ids, erased: ids.some((id) => known.get(id)) };
+  });
+}
+
+function payloads(argsText: string, resultText: string, carried: Carried) {
+  if (carried === null) return { arguments: UNRECORDED_PAYLOAD, result: UNRECORDED_PAYLOAD, memoryIds: [] };
+  if (carried.erased) return { arguments: ERASED_PAYLOAD, result: ERASED_PAYLOAD, memoryIds: [] };
+  return { arguments: clip(argsText), result: clip(resultText), memoryIds: carried.ids };
 }
 
 async function writeBatch(batch: FinishedCall[]): Promise<void> {
   const db = await getDb();
   const identityIds = [...new Set(batch.map((c) => c.identityId))];
-  const catalogNames = [...new Set(batch.filter((c) => !c.builtIn).map((c) => c.toolName))];
+  // A name the agent sent may hold text no database stores: it names no Tool, and asking would fail the batch.
+  const catalogNames = [
+    ...new Set(batch.filter((c) => !c.builtIn && storableCopy(c.toolName) === c.toolName).map((c) => c.toolName)),
+  ];
   const [identities, tools, captures] = await Promise.all([
     db.agentIdentity.findMany({ where: { id: { in: identityIds } }, select: { id: true, name: true } }),
     catalogNames.length
@@ -126,37 +164,45 @@ async function writeBatch(batch: FinishedCall[]): Promise<void> {
   const identityName = new Map(identities.map((i) => [i.id, i.name]));
   const tool = new Map(tools.map((t) => [t.modelFacingName, t]));
   const capture = new Map(captures.map((c) => [c.identityId, c.retentionDays]));
+  const candidates = batch.map((c) =>
+    capture.has(c.identityId) ? memoryIdCandidates([c.arguments, c.result]) : undefined,
+  );
 
-  await db.callLog.createMany({
-    data: batch.map((c) => {
-      const argsText = jsonText(c.arguments);
-      const resultText = jsonText(c.result);
-      const t = c.builtIn ? undefined : tool.get(c.toolName);
-      const keepDays = capture.get(c.identityId);
-      return {
-        startedAt: c.startedAt,
-        durationMs: c.durationMs,
-        identityId: c.identityId,
-        identityName: identityName.get(c.identityId) ?? c.identityId,
-        tokenId: c.tokenId,
-        toolName: c.toolName,
-        builtIn: c.builtIn,
-        toolId: t?.id ?? null,
-        nativeName: c.builtIn ? c.toolName : (t?.nativeName ?? null),
-        sourceId: t?.source.id ?? null,
-        sourceName: t?.source.name ?? null,
-        outcome: c.outcome,
-        failureCode: c.failureCode,
-        bytesIn: Buffer.byteLength(argsText),
-        bytesOut: Buffer.byteLength(resultText),
-        ...(keepDays
-          ? {
-              arguments: clip(argsText),
-              result: clip(resultText),
-              payloadExpiresAt: new Date(c.startedAt.getTime() + keepDays * 86_400_000),
-            }
-          : {}),
-      };
-    }),
-  });
+  if (candidates.every((c) => c === undefined)) await db.callLog.createMany({ data: batch.map((c) => row(c, null)) });
+  else
+    await db.$transaction(async (tx) => {
+      const carried = await memoriesCarried(tx, candidates);
+      await tx.callLog.createMany({ data: batch.map((c, i) => row(c, carried[i] ?? null)) });
+    });
+
+  function row(c: FinishedCall, carried: Carried) {
+    const argsText = jsonText(c.arguments);
+    const resultText = jsonText(c.result);
+    const t = c.builtIn ? undefined : tool.get(c.toolName);
+    const keepDays = capture.get(c.identityId);
+    return {
+      startedAt: c.startedAt,
+      durationMs: c.durationMs,
+      identityId: c.identityId,
+      identityName: identityName.get(c.identityId) ?? c.identityId,
+      tokenId: c.tokenId,
+      // The name as the agent sent it, which may hold text no database stores.
+      toolName: storableCopy(c.toolName),
+      builtIn: c.builtIn,
+      toolId: t?.id ?? null,
+      nativeName: c.builtIn ? storableCopy(c.toolName) : (t?.nativeName ?? null),
+      sourceId: t?.source.id ?? null,
+      sourceName: t?.source.name ?? null,
+      outcome: c.outcome,
+      failureCode: c.failureCode,
+      bytesIn: Buffer.byteLength(argsText),
+      bytesOut: Buffer.byteLength(resultText),
+      ...(keepDays
+        ? {
+            ...payloads(argsText, resultText, carried),
+            payloadExpiresAt: new Date(c.startedAt.getTime() + keepDays * 86_400_000),
+          }
+        : {}),
+    };
+  }
 }

@@ -160,11 +160,24 @@ export class CatalogTransport implements Transport {
     headers: Record<string, string>,
     body?: string,
     signal: AbortSignal = this.controller.signal,
+    rpcMethod?: string,
   ) {
     return withSpan(
       "mcp.source.request",
-      { kind: SpanKind.CLIENT, attributes: { "http.request.method": method, "server.address": this.url.host } },
-      () => this.exchange(method, { ...headers, ...traceHeaders() }, body, signal),
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          "http.request.method": method,
+          "server.address": this.url.host,
+          ...(rpcMethod ? { "mcp.method.name": rpcMethod.slice(0, 100) } : {}),
+        },
+      },
+      async (span) => {
+        const response = await this.exchange(method, { ...headers, ...traceHeaders() }, body, signal);
+        span.set({ "http.response.status_code": response.statusCode });
+        if (response.statusCode >= 500) span.fail(`HTTP ${response.statusCode}`);
+        return response;
+      },
     );
   }
 
@@ -230,7 +243,7 @@ export class CatalogTransport implements Transport {
       for (const [name, value] of Object.entries(options?.headers ?? {})) {
         if (!(name.toLowerCase() in headers)) headers[name.toLowerCase()] = value;
       }
-      const response = await this.call("POST", headers, JSON.stringify(message), perRequest.signal);
+      const response = await this.call("POST", headers, JSON.stringify(message), perRequest.signal, m.method);
       const sessionId = response.headers["mcp-session-id"];
       if (typeof sessionId === "string") this.sessionId = sessionId;
       if (response.statusCode < 200 || response.statusCode >= 300) {
@@ -319,7 +332,7 @@ export class CatalogTransport implements Transport {
         "accept-encoding": "gzip, deflate, br",
       });
       this.applyEnvelopeHeaders(headers, m);
-      const response = await this.call("POST", headers, JSON.stringify(m), perRequest.signal);
+      const response = await this.call("POST", headers, JSON.stringify(m), perRequest.signal, m.method);
       if (response.statusCode < 200 || response.statusCode >= 300) {
         const text = await this.readAll(response).catch(() => "");
         // A 2026-07-28 server refuses with HTTP 400 and a JSON-RPC error (e.g. -32022 with the

@@ -9,6 +9,7 @@ import { type Actor, actorLabel, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { recordAudit } from "../audit/record";
+import { ERASED_PAYLOAD } from "../calls/memory-refs";
 import { parseInput } from "../validation";
 import { requireMemoryScope } from "./access";
 import { forgetEmbeddings } from "./embeddings";
@@ -69,6 +70,14 @@ export async function eraseMemory(actor: Actor, raw: unknown) {
       input.reason,
     );
     await forgetEmbeddings(tx, ids);
+    // Captured call payloads that carried them (remember's arguments, search hits, bodies
+    // read): after the memory rows, so a call log batch holding them share-locked is in.
+    await tx.$executeRawUnsafe(
+      `UPDATE call_log SET arguments = $2, result = $2, "memoryIds" = '{}'
+        WHERE "payloadExpiresAt" IS NOT NULL AND "memoryIds" && $1::text[]`,
+      ids,
+      ERASED_PAYLOAD,
+    );
     // A proposal's evidence may quote the erased memory's facts; its decision stays on record.
     await tx.$executeRawUnsafe(
       `UPDATE proposal SET evidence = jsonb_build_object('reason', 'erased'),
