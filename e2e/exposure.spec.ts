@@ -60,7 +60,9 @@ test("an operator switches an identity to a selection, pins two Tools and sees l
   await expect(row(3).getByRole("button", { name: `Pin exposed_${tag}_3` })).toHaveAttribute("aria-pressed", "false");
 
   // And on the Tool page, per identity that holds it.
-  await row(9).getByRole("link", { name: `exposed_${tag}_9` }).click();
+  await row(9)
+    .getByRole("link", { name: `exposed_${tag}_9` })
+    .click();
   await expect(page.getByRole("heading", { name: `exposed_${tag}_9` })).toBeVisible();
   const holder = page.getByTestId("holder").filter({ hasText: `exposure-${tag}` });
   await holder.getByRole("button", { name: `Pin for exposure-${tag}` }).click();

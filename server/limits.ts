@@ -77,6 +77,14 @@ export const LIMITS = {
     "a request body to the other SDK Tool Host endpoints (heartbeat, calls/next)",
   ),
   OTHER_REQUEST_BODY_BYTES: setting(64 * KiB, "a request body to any other path (console pages, health)"),
+  // A client may send its whole body before it reads (a 413, a 401): closing on it with its
+  // bytes unread would reset the connection and lose the answer, so they are read and dropped.
+  EARLY_ANSWER_DRAIN_BYTES: setting(
+    256 * MiB,
+    "body bytes read and dropped after an early answer, before the connection is reset",
+  ),
+  EARLY_ANSWER_DRAIN_MS: setting(30_000, "longest the rest of a body is read and dropped after an early answer"),
+  EARLY_ANSWER_DRAIN_IDLE_MS: setting(5_000, "a client silent this long after an early answer is hung up on"),
   // Outside Tool schemas (SCHEMA_DEPTH): serializing deeper JSON would overflow the stack.
   JSON_DEPTH: setting(
     128,

@@ -57,15 +57,40 @@ export class BoundedIncomingMessage extends IncomingMessage {
   private received = 0;
   private overflowed = false;
   private onOverflow?: (received: number) => void;
+  private onDiscarded?: (bytes: number) => void;
+  private onDiscardedAll?: () => void;
+  private discarded = 0;
 
   bound(limit: number, onOverflow: (received: number) => void): void {
     this.bodyLimit = limit;
     this.onOverflow = onOverflow;
   }
 
+  /**
+   * Answered already: from now on the rest of the body is read as it arrives and dropped at
+   * once (no reader sees it, nor its end), so the client can finish sending and read the
+   * answer, and memory holds no more than one chunk of it.
+   */
+  discardRest(onDiscarded: (bytes: number) => void, onEnd: () => void): void {
+    this.onDiscarded = onDiscarded;
+    this.onDiscardedAll = onEnd;
+    if (this.complete) onEnd();
+    this.resume();
+    // Past the bound the parser was stopped, and this stream, never handed a chunk since,
+    // asks it for no more: start the socket reading again directly.
+    this.socket?.resume();
+  }
+
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (this.onDiscarded) {
+      if (chunk !== null && chunk !== undefined) {
+        this.discarded += (chunk as { length: number }).length;
+        this.onDiscarded(this.discarded);
+      } else this.onDiscardedAll?.();
+      return true; // keep the parser reading
+    }
     // Past the bound nothing more is handed on, not even the end: a reader must not take
-    // the part it got for the whole body. The front hangs up once its 413 is out.
+    // the part it got for the whole body. Once the 413 is out the rest is discarded.
     if (this.overflowed) return false;
     if (chunk !== null && chunk !== undefined) {
       this.received += (chunk as { length: number }).length;
@@ -105,10 +130,8 @@ export function writeTooLarge(res: ServerResponse, limit: BodyLimit, measured: n
   const body = limit.jsonRpc
     ? jsonRpcErrorBody(refusal)
     : problemBody(refusal.code, refusal.message, refusal.details, requestId);
-  // The client may still be sending: once the answer is out the front hangs up (the
-  // request is not complete), a moment later, so the answer is read before the socket
-  // closes. (With Connection: close Node would close at once, and the bytes still arriving
-  // would reset the connection before the client read the 413.)
+  // The client may still be sending: once the answer is out the front reads and drops the
+  // rest (front.ts, dropRest), so the connection is not reset before the 413 is read.
   res.writeHead(413, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
 }

@@ -10,6 +10,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { BlockList } from "node:net";
 import { fmtBytes } from "@/universal/format";
 import { isDraining } from "../instance";
+import { LIMITS } from "../limits";
 import { log } from "../log";
 import { type BodyLimit, BoundedIncomingMessage, bodyLimitFor, writeTooLarge } from "./body-limits";
 import { resolveClient } from "./client-address";
@@ -43,12 +44,43 @@ function declaredLength(req: IncomingMessage): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** Ends the connection once an answer is out: FIN now, and the socket gone a moment later. */
-export function hangUp(res: ServerResponse): void {
-  const socket = res.socket;
+/**
+ * After an answer that came before its body was all in (a 413, a 401): the rest of the body
+ * is read and dropped as it arrives, so the connection ends as any other request does. A
+ * client that sends its whole body before it reads (many do) would otherwise be reset by a
+ * close with its bytes unread, and the reset throws away the answer it had not read yet;
+ * a client's pool that reuses the connection finds it in step. Bounded: past
+ * EARLY_ANSWER_DRAIN_BYTES, or as long without an end, the connection is dropped.
+ */
+export function dropRest(req: IncomingMessage): void {
+  // The request's socket: the response has let go of it by the time it has finished.
+  const socket = req.socket as IncomingMessage["socket"] & { server?: http.Server };
   if (!socket || socket.destroyed) return;
-  socket.end();
-  setTimeout(() => socket.destroy(), 1000).unref();
+  // Node's keep-alive timer, or its close after a "Connection: close" answer, would destroy
+  // the socket with the client's bytes still unread.
+  socket.setTimeout(0);
+  socket.removeListener("finish", socket.destroy);
+  const giveUp = () => socket.destroy();
+  const overall = setTimeout(giveUp, LIMITS.EARLY_ANSWER_DRAIN_MS.value).unref();
+  const idle = setTimeout(giveUp, LIMITS.EARLY_ANSWER_DRAIN_IDLE_MS.value).unref();
+  const stop = () => {
+    clearTimeout(overall);
+    clearTimeout(idle);
+  };
+  socket.once("close", stop);
+  (req as BoundedIncomingMessage).discardRest(
+    (bytes) => {
+      if (bytes > LIMITS.EARLY_ANSWER_DRAIN_BYTES.value) giveUp();
+      else idle.refresh();
+    },
+    () => {
+      stop();
+      // All in: closed if the answer said so (nothing unread now, so no reset), else an
+      // idle connection again under the server's keep-alive timeout.
+      if (socket.writableEnded) socket.destroy();
+      else socket.setTimeout(socket.server?.keepAliveTimeout || 5000);
+    },
+  );
 }
 
 /**
@@ -87,9 +119,8 @@ export function createFrontServer(handle: NodeHandler, options: FrontOptions): h
       res.setHeader(name, value);
 
     res.on("finish", () => {
-      // Answered before its body was all in (a 401 before reading, say): hang up rather than
-      // read and discard whatever the client still sends.
-      if (!req.complete) hangUp(res);
+      // Answered before its body was all in (a 401 before reading, say): drop the rest.
+      if (!req.complete) dropRest(req);
       log[requestLogLevel(pathname, res.statusCode, isDraining())](
         {
           requestId,
@@ -110,6 +141,7 @@ export function createFrontServer(handle: NodeHandler, options: FrontOptions): h
       return;
     }
     (req as BoundedIncomingMessage).bound(limit.bytes, () => {
+      if (res.writableFinished) return; // answered early and discarding the rest
       if (res.headersSent) res.destroy();
       else writeTooLarge(res, limit, `more than ${fmtBytes(limit.bytes)}`, requestId);
     });

@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveApp } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
@@ -117,6 +118,58 @@ describe("request bodies", () => {
     const mcp = await post("/mcp", 100 * MiB, { chunked: true });
     expect(mcp.status).toBe(401);
     expect(peakMemory() - before).toBeLessThan(24 * MiB);
+  });
+
+  it("answered early still reach a client that sends its whole body before reading: 413, not a reset", async () => {
+    // Written whole (waiting only for the socket to take each piece), then the answer read:
+    // the client of a simple script, which a server that stops reading and closes would reset.
+    const sendAllThenRead = (path: string, bytes: number, headers: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { port } = new URL(app.url);
+        const socket = net.connect(Number(port), "127.0.0.1");
+        const chunk = Buffer.alloc(64 * 1024, "a");
+        let answer = "";
+        socket.on("data", (d) => {
+          answer += d;
+        });
+        socket.on("end", () => resolve(answer));
+        socket.on("error", (error) => reject(new Error(`${path}: ${error.message} with ${answer.length} bytes read`)));
+        socket.once("connect", async () => {
+          socket.pause(); // nothing is read before the body is sent
+          // Connection: close, as simple clients send it (Python's urllib does).
+          socket.write(
+            `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\ncontent-type: application/json\r\n${headers}\r\n`,
+          );
+          const chunked = headers.includes("chunked");
+          const size = Buffer.from(`${chunk.length.toString(16)}\r\n`);
+          const crlf = Buffer.from("\r\n");
+          for (let sent = 0; sent < bytes; sent += chunk.length) {
+            if (chunked) socket.write(size);
+            const taken = socket.write(chunk);
+            if (chunked) socket.write(crlf);
+            if (!taken) await new Promise((r) => socket.once("drain", r));
+          }
+          if (chunked) socket.write("0\r\n\r\n");
+          socket.resume();
+        });
+      });
+    resetPeakMemory();
+    const before = peakMemory();
+    for (let run = 0; run < 2; run++) {
+      const declared = await sendAllThenRead("/api/trpc/sources.update", 64 * MiB, `content-length: ${64 * MiB}\r\n`);
+      expect(declared, `run ${run}`).toMatch(/^HTTP\/1\.1 413 /);
+      expect(declared).toContain('"setting":"TRPC_REQUEST_BODY_BYTES"');
+    }
+    // Read up to the bound (a sign-in reads its body), then 413 and the rest discarded.
+    const chunked = await sendAllThenRead("/api/auth/sign-in/email", 64 * MiB, "transfer-encoding: chunked\r\n");
+    expect(chunked).toMatch(/^HTTP\/1\.1 413 /);
+    expect(chunked).toContain("AUTH_REQUEST_BODY_BYTES");
+    // Answered before reading (no token), the rest is discarded, not kept: the answer arrives.
+    const mcp = await sendAllThenRead("/mcp", 16 * MiB, "transfer-encoding: chunked\r\n");
+    expect(mcp).toMatch(/^HTTP\/1\.1 (401|413) /);
+    // 208 MiB were read and dropped as they came: a server keeping them would hold every
+    // byte; dropped chunks wait only for the next collection.
+    expect(peakMemory() - before).toBeLessThan(104 * MiB);
   });
 
   it("within the bound still reach their route", async () => {

@@ -53,7 +53,7 @@ describe("find_tools' per-Source index", () => {
         ranked.tools.map((t) => t.tool.nativeName),
         query,
       ).toEqual(kept.map((r) => whole.tools[r.index]?.nativeName));
-      ranked.tools.forEach((t, i) => expect(t.score).toBeCloseTo(kept[i]?.score as number, 9));
+      for (const [i, t] of ranked.tools.entries()) expect(t.score).toBeCloseTo(kept[i]?.score as number, 9);
       expect(ranked.total).toBe(kept.length);
     }
   });

@@ -29,6 +29,9 @@ interface Entry {
 /** Tools analysed between two turns of the event loop while a segment is built. */
 const ANALYSIS_SLICE = 500;
 
+/** How long a background rebuild waits before its first read. */
+const BACKGROUND_BUILD_DELAY_MS = 250;
+
 /** Least recently used first. */
 const entries = new Map<string, Entry>();
 
@@ -57,8 +60,17 @@ function segmentOf(source: { id: string; name: string; catalogVersion: number; h
   while (entries.size > LIMITS.TOOL_SEARCH_SEGMENTS.value) entries.delete(entries.keys().next().value as string);
   const held = entry;
   if (held.current?.version === version) return { segment: Promise.resolve(held.current), stale: false };
+  const previous = held.current;
+  // A large Source's rebuild takes long enough to be felt: its previous segment answers meanwhile.
+  const answersStale = Boolean(previous && previous.tools.length >= LIMITS.TOOL_SEARCH_STALE_SEGMENT_TOOLS.value);
   if (held.building?.version !== version) {
-    const promise = buildSegment(source.id, version);
+    // In the background, its reads start after the call that asked has sent its own: on the
+    // embedded database queries run one at a time, and that call should not wait behind them.
+    const promise = answersStale
+      ? new Promise<void>((resolve) => setTimeout(resolve, BACKGROUND_BUILD_DELAY_MS)).then(() =>
+          buildSegment(source.id, version),
+        )
+      : buildSegment(source.id, version);
     held.building = { version, promise };
     promise.then(
       (segment) => {
@@ -71,10 +83,7 @@ function segmentOf(source: { id: string; name: string; catalogVersion: number; h
       },
     );
   }
-  const previous = held.current;
-  // A large Source's rebuild takes long enough to be felt: its previous segment answers meanwhile.
-  if (previous && previous.tools.length >= LIMITS.TOOL_SEARCH_STALE_SEGMENT_TOOLS.value)
-    return { segment: Promise.resolve(previous), stale: true };
+  if (previous && answersStale) return { segment: Promise.resolve(previous), stale: true };
   return { segment: (held.building as { promise: Promise<Segment> }).promise, stale: false };
 }
 
