@@ -37,7 +37,10 @@ test("an admin adds a user; a bad email is named in the error", async ({ page })
   await dialog.getByLabel("Email").fill("not-an-email");
   await dialog.getByLabel("Initial password").fill("a-long-enough-password");
   await dialog.getByRole("button", { name: "Add user" }).click();
-  await expect(dialog.getByRole("alert")).toContainText("email: must be an email address");
+  // The error stands under the field it names, and the field is described by it.
+  await expect(dialog.getByRole("alert")).toContainText("Must be an email address");
+  await expect(dialog.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog.getByLabel("Email")).toHaveAccessibleDescription(/Must be an email address/);
   await dialog.getByLabel("Email").fill("nadia@example.test");
   await dialog.getByLabel("Role").selectOption("curator");
   await dialog.getByRole("button", { name: "Add user" }).click();
