@@ -13,6 +13,7 @@ import {
   scopesRouter,
   threadsRouter,
 } from "./routers/memory";
+import { reviewRouter } from "./routers/review";
 import { sourcesRouter } from "./routers/sources";
 import { usersRouter } from "./routers/users";
 
@@ -23,6 +24,7 @@ export const appRouter = router({
   audit: auditRouter,
   sources: sourcesRouter,
   catalog: catalogRouter,
+  review: reviewRouter,
   identities: identitiesRouter,
   scopes: scopesRouter,
   memories: memoriesRouter,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Actor, requireRole } from "../../actor";
+import { type Actor, actorId, actorLabel, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import { announce } from "../../events";
@@ -40,6 +40,11 @@ async function assertNameFree(name: string, exceptId?: string) {
   if (taken) throw new DomainError("CONFLICT", taken, { field: "name" });
 }
 
+/** Who added a Source: its first catalog is approved as theirs (catalog/review-publish.ts). */
+function createdBy(actor: Actor) {
+  return { createdByType: actor.kind, createdById: actorId(actor), createdByLabel: actorLabel(actor) };
+}
+
 export async function createMcpConnection(actor: Actor, raw: TCreateMcpConnectionInput) {
   requireRole(actor, "operator");
   const input = parseInput(ZCreateMcpConnectionInput, raw);
@@ -61,6 +66,8 @@ export async function createMcpConnection(actor: Actor, raw: TCreateMcpConnectio
         headerNames: Object.keys(headers),
         checkIntervalSeconds: input.checkIntervalSeconds,
         nextCheckAt: new Date(),
+        reviewPolicy: input.reviewPolicy,
+        ...createdBy(actor),
       },
       select: SOURCE_PUBLIC,
     });
@@ -74,6 +81,7 @@ export async function createMcpConnection(actor: Actor, raw: TCreateMcpConnectio
         url: row.url,
         headerNames: row.headerNames,
         checkIntervalSeconds: row.checkIntervalSeconds,
+        reviewPolicy: input.reviewPolicy,
       },
     });
     return withIdentities(row, new Map());
@@ -96,6 +104,8 @@ export async function createToolHost(actor: Actor, raw: TCreateToolHostInput) {
         hostTokenHash: hashToken(token),
         hostTokenPrefix: tokenPrefix(token),
         heartbeatTimeoutSeconds: input.heartbeatTimeoutSeconds,
+        reviewPolicy: input.reviewPolicy,
+        ...createdBy(actor),
       },
       select: SOURCE_PUBLIC,
     });
@@ -104,7 +114,11 @@ export async function createToolHost(actor: Actor, raw: TCreateToolHostInput) {
       targetType: "source",
       targetId: row.id,
       targetLabel: row.name,
-      details: { kind: row.kind, heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds },
+      details: {
+        kind: row.kind,
+        heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds,
+        reviewPolicy: input.reviewPolicy,
+      },
     });
     return { source: withIdentities(row, new Map()), hostToken: token };
   });
