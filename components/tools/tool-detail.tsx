@@ -7,6 +7,7 @@ import { PinButton } from "@/components/agents/pin-button";
 import { CallStats } from "@/components/calls/call-stats";
 import { RateLimitCard } from "@/components/calls/rate-limit-card";
 import { useCan } from "@/components/layout/current-user";
+import { CallPolicyCard } from "@/components/tools/call-policy-card";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -150,6 +151,7 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
 
         <CallStats subject="tool" id={tool.id} />
         {tool.modelFacingName && <RateLimitCard subjectType="tool" subjectId={tool.id} />}
+        <CallPolicyCard toolId={tool.id} callPolicy={tool.callPolicy} />
 
         {heldBy && (
           <Section title="Held by">

@@ -13,6 +13,8 @@ import { DomainError, isToolCallFailure, type ToolCallFailure } from "../../erro
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
 import { annotateSpan } from "../../observability/tracing";
+import { type ClientConfirmation, judgeConfirmation } from "../call-policies/confirmation";
+import { effectivePolicy } from "../call-policies/policy";
 import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
 import { HeadersUnreadable, openHeaders } from "../sources/headers";
@@ -30,7 +32,13 @@ import { withProxiedUris } from "./source-surface";
 
 export async function callOfferedTool(
   actor: Actor,
-  input: { name: string; arguments?: unknown; signal?: AbortSignal },
+  input: {
+    name: string;
+    arguments?: unknown;
+    signal?: AbortSignal;
+    /** How the transport can reach the agent's user, for Tools under `confirm`. */
+    confirmation?: ClientConfirmation;
+  },
 ): Promise<Dispatched> {
   const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
     servedIdentity(actor),
@@ -45,11 +53,14 @@ export async function callOfferedTool(
           where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
           select: {
             nativeName: true,
+            title: true,
             definitionHash: true,
+            callPolicy: true,
             source: {
               select: {
                 id: true,
                 name: true,
+                callPolicy: true,
                 kind: true,
                 url: true,
                 encryptedHeaders: true,
@@ -90,6 +101,8 @@ export async function callOfferedTool(
         "INVALID_ARGUMENTS",
         `${problems}. Correct the arguments and call again; tools/list (or find_tools) carries the Tool's input schema.`,
       );
+    const held = await gate(identity.name, input, tool, args);
+    if (held) return held;
     if (tool.source.kind === "sdk_tool_host" || !tool.source.url) {
       dispatched = answered(
         await callHostTool({
@@ -137,6 +150,49 @@ export async function callOfferedTool(
     "tool call",
   );
   return dispatched;
+}
+
+/**
+ * The call's policy (docs/decisions/0075): under `confirm` it runs only on an accepted,
+ * fitting, unused confirmation; otherwise this answers what the agent gets instead.
+ */
+async function gate(
+  identityName: string,
+  input: { name: string; confirmation?: ClientConfirmation },
+  tool: {
+    title: string | null;
+    definitionHash: string;
+    callPolicy: "none" | "confirm" | "approve" | null;
+    source: { name: string; callPolicy: "none" | "confirm" | "approve" };
+  },
+  args: Record<string, unknown>,
+): Promise<Dispatched | null> {
+  const { policy } = effectivePolicy(tool, tool.source);
+  if (policy === "none") return null;
+  if (policy === "approve")
+    return failedResult(
+      new DomainError(
+        "CONFIRMATION_UNAVAILABLE",
+        `The Tool ${input.name} runs only after an approver approves each call in the console, which this installation cannot do yet. Nothing was run; ask an operator to change its call policy.`,
+        { policy },
+      ),
+    );
+  const call = {
+    toolName: input.name,
+    title: tool.title,
+    definitionHash: tool.definitionHash,
+    sourceName: tool.source.name,
+    identityName,
+    arguments: args,
+  };
+  const judged = await judgeConfirmation(call, input.confirmation);
+  if (judged.verdict === "run") return null;
+  if (judged.verdict === "refuse") return failedResult(judged.error as ToolCallFailure);
+  return {
+    result: { content: [{ type: "text", text: judged.request.message }] },
+    outcome: { outcome: "failed", failureCode: "CONFIRMATION_REQUIRED" },
+    confirm: judged.request,
+  };
 }
 
 /** The revision a new session negotiated, for the console and the next instance's first call. */

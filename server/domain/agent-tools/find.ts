@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
+import { type CallPolicyName, effectivePolicy } from "../call-policies/policy";
 import { rankHeldTools } from "../tool-selection/views";
 import { parseInput } from "../validation";
 import { servedIdentity } from "./identity";
@@ -36,6 +37,8 @@ export interface FoundTool {
   description: string;
   source: string;
   inputSchema: Record<string, unknown>;
+  /** Present when a call needs a person first (confirm, approve), with why. */
+  callPolicy?: { policy: CallPolicyName; reason: string };
 }
 
 export async function findOfferedTools(
@@ -46,9 +49,11 @@ export async function findOfferedTools(
   const { query, limit } = parseInput(ZFindToolsInput, raw);
   const ranked = await rankHeldTools(identity.id, query, limit);
   const schemas = await inputSchemasOf(ranked.tools.map(({ tool }) => tool.definitionHash));
+  const policies = await policiesOf(ranked.tools.map(({ tool }) => tool.name));
   return {
     query,
     tools: ranked.tools.map(({ tool }) => ({
+      ...(policies.has(tool.name) ? { callPolicy: policies.get(tool.name) } : {}),
       name: tool.name,
       description: tool.description,
       source: tool.sourceName,
@@ -58,6 +63,22 @@ export async function findOfferedTools(
     })),
     total: ranked.total,
   };
+}
+
+/** The call policies, other than none, of a few Tools by model-facing name. */
+async function policiesOf(names: string[]): Promise<Map<string, { policy: CallPolicyName; reason: string }>> {
+  if (!names.length) return new Map();
+  const db = await getDb();
+  const tools = await db.tool.findMany({
+    where: { modelFacingName: { in: names } },
+    select: { modelFacingName: true, callPolicy: true, source: { select: { name: true, callPolicy: true } } },
+  });
+  const found = new Map<string, { policy: CallPolicyName; reason: string }>();
+  for (const tool of tools) {
+    const effective = effectivePolicy(tool, tool.source);
+    if (effective.policy !== "none" && tool.modelFacingName) found.set(tool.modelFacingName, effective);
+  }
+  return found;
 }
 
 /** The input schemas of a few definitions, as tools/list sends them. */

@@ -1,5 +1,7 @@
 import { ZTryToolInput } from "../../domain/agent-tools/try-schemas";
 import { tryTool } from "../../domain/agent-tools/try-tool";
+import { ZSetToolCallPolicyInput } from "../../domain/call-policies/schemas";
+import { setToolCallPolicy } from "../../domain/call-policies/set-policy";
 import { catalogFacets, getTool, listTools } from "../../domain/catalog/queries";
 import { ZFacetsInput, ZListToolsInput, ZToolIdInput } from "../../domain/catalog/schemas";
 import { toolNeighbours } from "../../domain/tool-selection/views";
@@ -19,6 +21,10 @@ export const catalogRouter = router({
   neighbours: procedure("viewer")
     .input(ZToolIdInput)
     .query(({ ctx, input }) => toolNeighbours(ctx.actor, input)),
+  /** Who must agree before a call of this Tool runs (null: its Source's policy); audited. */
+  setCallPolicy: procedure("operator")
+    .input(ZSetToolCallPolicyInput)
+    .mutation(({ ctx, input }) => setToolCallPolicy(ctx.actor, input)),
   /** Calls a Tool as an Agent Identity would (the /mcp path), returning the JSON-RPC exchange; recorded. */
   tryTool: procedure("operator")
     .input(ZTryToolInput)
