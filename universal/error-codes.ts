@@ -148,6 +148,14 @@ export const TOOL_CALL_FAILURE_CODES = {
     status: 403,
     doc: "The confirmation carried back does not fit this call (other arguments, another Tool definition) or was used already; nothing ran.",
   },
+  APPROVAL_PENDING: {
+    status: 202,
+    doc: "The Tool is under the approve policy: the call is parked until an approver decides in the console. error.approvalId names it; retry the same call after error.retryAfterMs and it runs once approved.",
+  },
+  APPROVAL_DENIED: {
+    status: 403,
+    doc: "An approver denied this call (error.reason says why); nothing ran.",
+  },
 } as const satisfies CodeTable;
 
 export const ERROR_CODES = { ...REQUEST_ERROR_CODES, ...CHECK_FAILURE_CODES, ...TOOL_CALL_FAILURE_CODES } as const;

@@ -13,6 +13,7 @@ import { DomainError, isToolCallFailure, type ToolCallFailure } from "../../erro
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
 import { annotateSpan } from "../../observability/tracing";
+import { judgeApproval } from "../call-policies/approval";
 import { type ClientConfirmation, judgeConfirmation } from "../call-policies/confirmation";
 import { effectivePolicy } from "../call-policies/policy";
 import { measureSchemas } from "../catalog/schema-measure";
@@ -101,7 +102,7 @@ export async function callOfferedTool(
         "INVALID_ARGUMENTS",
         `${problems}. Correct the arguments and call again; tools/list (or find_tools) carries the Tool's input schema.`,
       );
-    const held = await gate(identity.name, input, tool, args);
+    const held = await gate(actor, identity, input, tool, args);
     if (held) return held;
     if (tool.source.kind === "sdk_tool_host" || !tool.source.url) {
       dispatched = answered(
@@ -157,32 +158,38 @@ export async function callOfferedTool(
  * fitting, unused confirmation; otherwise this answers what the agent gets instead.
  */
 async function gate(
-  identityName: string,
+  actor: Actor,
+  identity: { id: string; name: string },
   input: { name: string; confirmation?: ClientConfirmation },
   tool: {
     title: string | null;
     definitionHash: string;
     callPolicy: "none" | "confirm" | "approve" | null;
-    source: { name: string; callPolicy: "none" | "confirm" | "approve" };
+    source: { id: string; name: string; callPolicy: "none" | "confirm" | "approve" };
   },
   args: Record<string, unknown>,
 ): Promise<Dispatched | null> {
   const { policy } = effectivePolicy(tool, tool.source);
   if (policy === "none") return null;
-  if (policy === "approve")
-    return failedResult(
-      new DomainError(
-        "CONFIRMATION_UNAVAILABLE",
-        `The Tool ${input.name} runs only after an approver approves each call in the console, which this installation cannot do yet. Nothing was run; ask an operator to change its call policy.`,
-        { policy },
-      ),
-    );
+  if (policy === "approve") {
+    const judged = await judgeApproval({
+      identityId: identity.id,
+      identityName: identity.name,
+      tokenId: actor.kind === "agent" ? actor.tokenId : null,
+      toolName: input.name,
+      sourceId: tool.source.id,
+      sourceName: tool.source.name,
+      definitionHash: tool.definitionHash,
+      arguments: args,
+    });
+    return judged.verdict === "run" ? null : failedResult(judged.error as ToolCallFailure);
+  }
   const call = {
     toolName: input.name,
     title: tool.title,
     definitionHash: tool.definitionHash,
     sourceName: tool.source.name,
-    identityName,
+    identityName: identity.name,
     arguments: args,
   };
   const judged = await judgeConfirmation(call, input.confirmation);

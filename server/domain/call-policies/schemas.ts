@@ -15,3 +15,13 @@ export const ZSetSourceCallPolicyInput = z.object({
   policy: ZCallPolicy,
 });
 export type TSetSourceCallPolicyInput = z.infer<typeof ZSetSourceCallPolicyInput>;
+
+export const ZDecideApprovalInput = z
+  .object({
+    id: z.string().min(1).max(100),
+    decision: z.enum(["approve", "deny"]),
+    /** Required to deny: the agent is told it. */
+    reason: z.string().trim().min(3, "at least 3 characters").max(1000, "at most 1,000 characters").optional(),
+  })
+  .refine((v) => v.decision === "approve" || v.reason, { message: "a denial needs a reason", path: ["reason"] });
+export type TDecideApprovalInput = z.input<typeof ZDecideApprovalInput>;
