@@ -21,6 +21,7 @@ export const NAV: NavSection[] = [
       { href: "/tools/sources", label: "Sources" },
       { href: "/tools/review", label: "Review" },
       { href: "/tools/calls", label: "Calls" },
+      { href: "/tools/approvals", label: "Approvals", role: "approver" },
     ],
   },
   { label: "Agents", items: [{ href: "/agents", label: "Agent Identities" }] },

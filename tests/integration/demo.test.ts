@@ -57,7 +57,9 @@ describe("demo data", () => {
     expect(sources["Payroll export (demo)"]).toMatchObject({ kind: "sdk_tool_host", toolCount: 2 });
     // A new operator meets the review queue: one payroll Tool changed into instructions for the model.
     const awaiting = await listTools(SYSTEM, { state: "awaiting_review" });
-    expect(awaiting.items.map((t) => `${t.sourceName}:${t.nativeName}`)).toEqual(["Payroll export (demo):export_payslips"]);
+    expect(awaiting.items.map((t) => `${t.sourceName}:${t.nativeName}`)).toEqual([
+      "Payroll export (demo):export_payslips",
+    ]);
 
     const identities = await listIdentities(SYSTEM);
     expect(identities.map((i) => `${i.name}:${i.sources}:${i.state}`).sort()).toEqual([
