@@ -35,6 +35,11 @@ test("an operator puts a Tool under approve on its page; an approver approves on
   const listed = await trpcQuery<{ items: { id: string }[] }>(page, "catalog.listTools", { sourceId: source.id });
   const toolId = listed.items[0]?.id as string;
 
+  await page.goto(`/tools/sources/${source.id}`);
+  await expect(page.getByTestId("source-call-policy").getByLabel("Policy for its Tools")).toHaveValue("none");
+  await page.goto("/tools/sources");
+  await expect(page.getByRole("switch", { name: "Confirm destructive Tools by default" })).toBeVisible();
+
   await page.goto(`/tools/catalog/${toolId}`);
   const policy = page.getByTestId("call-policy");
   await expect(policy).toContainText("Now: none");

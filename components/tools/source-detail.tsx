@@ -7,6 +7,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { memo, useEffect, useRef, useState } from "react";
 import { CallStats } from "@/components/calls/call-stats";
 import { useCan } from "@/components/layout/current-user";
+import { SourceCallPolicyCard } from "@/components/tools/call-policy-card";
 import { useTRPC } from "@/components/trpc/client";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { Button } from "@/components/ui/button";
@@ -213,6 +214,8 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
         <UsedBy sourceId={source.id} />
 
         <CallStats subject="source" id={source.id} />
+
+        <SourceCallPolicyCard sourceId={source.id} policy={source.callPolicy} />
 
         <section aria-labelledby="history-title">
           <h2 id="history-title" className="mb-3 text-base font-semibold">

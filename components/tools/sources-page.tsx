@@ -15,6 +15,7 @@ import { EmptyState } from "@/components/ui/states";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { AddConnectionDialog } from "./add-connection-dialog";
 import { AddToolHostDialog } from "./add-tool-host-dialog";
+import { CallPolicyDefaultsCard } from "./call-policy-card";
 import { NetworkPolicyCard } from "./network-policy-card";
 import { SourcesTable } from "./sources-table";
 import type { SourceView } from "./types";
@@ -126,6 +127,7 @@ export function SourcesPage() {
         {(rows) => <SourcesTable sources={rows} />}
       </QueryView>
       <NetworkPolicyCard />
+      <CallPolicyDefaultsCard />
       <AddConnectionDialog
         open={adding === "connection"}
         onClose={() => setAdding(null)}

@@ -34,7 +34,12 @@ beforeAll(async () => {
   mcpUrl = served.url;
   closers.push(served.close);
   const server = await startSdkServer({
-    catalog: () => [simpleTool("delete_invoice"), simpleTool("read_invoice")],
+    catalog: () => [
+      simpleTool("delete_invoice"),
+      simpleTool("read_invoice"),
+      simpleTool("wipe_ledger", { annotations: { destructiveHint: true } }),
+      simpleTool("wipe_cache", { annotations: { destructiveHint: true } }),
+    ],
     onCall: (name, args) => {
       calls.push({ name, args });
       return { content: [{ type: "text", text: `done ${name}` }] };
@@ -232,5 +237,44 @@ describe("a confirmation carried back by hand", () => {
     } finally {
       ttl.value = kept;
     }
+  });
+});
+
+describe("the default rule: destructive Tools under confirm", () => {
+  it("applies to a Tool whose annotations say destructiveHint: true and no policy is set, until turned off", async () => {
+    const db = await getDb();
+    const cache = await db.tool.findFirstOrThrow({ where: { sourceId, nativeName: "wipe_cache" } });
+    await api.catalog.setCallPolicy({ toolId: cache.id, policy: "none" });
+    const client = await modernClient(await tokenFor());
+    const run = (name: string) => client.callTool({ name, arguments: { query: "all" } });
+    const wipes = () => calls.filter((c) => c.name.startsWith("wipe_")).length;
+    const before = wipes();
+    expect((await run("wipe_ledger")).isError).toBeFalsy();
+
+    expect(await api.catalog.setCallPolicyDefaults({ confirmDestructive: true })).toEqual({ confirmDestructive: true });
+    try {
+      expect(code(await run("wipe_ledger"))).toBe("CONFIRMATION_UNAVAILABLE");
+      // A Tool's own policy wins over the rule, and a Tool without destructiveHint is not touched.
+      expect((await run("wipe_cache")).isError).toBeFalsy();
+      expect((await run("read_invoice")).isError).toBeFalsy();
+      const ledger = await db.tool.findFirstOrThrow({ where: { sourceId, nativeName: "wipe_ledger" } });
+      expect((await api.catalog.getTool({ id: ledger.id })).callPolicy).toMatchObject({
+        own: null,
+        policy: "confirm",
+        reason: expect.stringContaining("destructiveHint: true"),
+      });
+      const found = (await client.callTool({
+        name: "find_tools",
+        arguments: { query: "wipe ledger" },
+      })) as CallToolResult;
+      const tools = (found.structuredContent as { tools: { name: string; callPolicy?: { reason: string } }[] }).tools;
+      expect(tools.find((t) => t.name === "wipe_ledger")?.callPolicy?.reason).toMatch(/destructiveHint/);
+      expect(tools.find((t) => t.name === "wipe_cache")?.callPolicy).toBeUndefined();
+    } finally {
+      await api.catalog.setCallPolicyDefaults({ confirmDestructive: false });
+    }
+    expect((await run("wipe_ledger")).isError).toBeFalsy();
+    expect(wipes()).toBe(before + 3);
+    expect(await db.auditEvent.count({ where: { action: "settings.call_policy_defaults" } })).toBe(2);
   });
 });

@@ -15,6 +15,7 @@ import { log } from "../../log";
 import { annotateSpan } from "../../observability/tracing";
 import { judgeApproval } from "../call-policies/approval";
 import { type ClientConfirmation, judgeConfirmation } from "../call-policies/confirmation";
+import { isDestructive, loadCallPolicyDefaults } from "../call-policies/defaults";
 import { effectivePolicy } from "../call-policies/policy";
 import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
@@ -169,7 +170,18 @@ async function gate(
   },
   args: Record<string, unknown>,
 ): Promise<Dispatched | null> {
-  const { policy } = effectivePolicy(tool, tool.source);
+  // The default rule needs the definition's annotations: read only when it could apply.
+  const defaults = await routed("call-policy-defaults", loadCallPolicyDefaults);
+  const rule =
+    defaults.confirmDestructive && !tool.callPolicy && tool.source.callPolicy === "none"
+      ? {
+          confirmDestructive: true,
+          destructive: isDestructive(
+            await routed(`definition\0${tool.definitionHash}`, () => definitionOf(tool.definitionHash)),
+          ),
+        }
+      : undefined;
+  const { policy } = effectivePolicy(tool, tool.source, rule);
   if (policy === "none") return null;
   if (policy === "approve") {
     const judged = await judgeApproval({
@@ -221,10 +233,14 @@ function openSourceHeaders(source: { id: string; encryptedHeaders: string | null
   }
 }
 
-async function inputSchemaOf(hash: string): Promise<unknown> {
+async function definitionOf(hash: string): Promise<unknown> {
   const db = await getDb();
   const stored = await db.toolDefinition.findUnique({ where: { hash }, select: { definition: true } });
-  return stored ? (JSON.parse(stored.definition) as { inputSchema?: unknown }).inputSchema : undefined;
+  return stored ? JSON.parse(stored.definition) : undefined;
+}
+
+async function inputSchemaOf(hash: string): Promise<unknown> {
+  return ((await definitionOf(hash)) as { inputSchema?: unknown } | undefined)?.inputSchema;
 }
 
 /**

@@ -14,17 +14,23 @@ export interface EffectivePolicy {
   reason: string;
 }
 
-/** The policy a call of this Tool is under, and why. */
+/**
+ * The policy a call of this Tool is under, and why. `rule`: the default rule (defaults.ts):
+ * whether it is on, and whether the Tool's annotations say destructiveHint: true.
+ */
 export function effectivePolicy(
   tool: { callPolicy: CallPolicyName | null },
-  source: {
-    name: string;
-    callPolicy: CallPolicyName;
-  },
+  source: { name: string; callPolicy: CallPolicyName },
+  rule?: { destructive: boolean; confirmDestructive: boolean },
 ): EffectivePolicy {
   if (tool.callPolicy) return { policy: tool.callPolicy, reason: `set on this Tool (${WORDS[tool.callPolicy]})` };
   if (source.callPolicy !== "none")
     return { policy: source.callPolicy, reason: `set on its Source "${source.name}" (${WORDS[source.callPolicy]})` };
+  if (rule?.destructive && rule.confirmDestructive)
+    return {
+      policy: "confirm",
+      reason: `its annotations say destructiveHint: true, and this installation confirms destructive Tools by default (${WORDS.confirm})`,
+    };
   return { policy: "none", reason: "no policy is set on the Tool or its Source" };
 }
 

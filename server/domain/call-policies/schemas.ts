@@ -25,3 +25,9 @@ export const ZDecideApprovalInput = z
   })
   .refine((v) => v.decision === "approve" || v.reason, { message: "a denial needs a reason", path: ["reason"] });
 export type TDecideApprovalInput = z.input<typeof ZDecideApprovalInput>;
+
+export const ZCallPolicyDefaults = z.object({
+  /** Tools whose annotations say destructiveHint: true are under confirm unless their own or their Source's policy is set. */
+  confirmDestructive: z.boolean(),
+});
+export type TCallPolicyDefaults = z.infer<typeof ZCallPolicyDefaults>;

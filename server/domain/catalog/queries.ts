@@ -2,6 +2,7 @@ import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
 import { notFound } from "../../errors";
+import { isDestructive, loadCallPolicyDefaults } from "../call-policies/defaults";
 import { effectivePolicy } from "../call-policies/policy";
 import { identitiesHolding } from "../identities/holdings";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
@@ -184,6 +185,12 @@ export async function getTool(actor: Actor, raw: { id: string }) {
     },
     definitionHash: tool.definitionHash,
     /** Who must agree before a call runs: the Tool's own setting (null: its Source's) and the effect. */
-    callPolicy: { own: tool.callPolicy, ...effectivePolicy(tool, tool.source) },
+    callPolicy: {
+      own: tool.callPolicy,
+      ...effectivePolicy(tool, tool.source, {
+        ...(await loadCallPolicyDefaults()),
+        destructive: isDestructive(definition),
+      }),
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { ZTryToolInput } from "../../domain/agent-tools/try-schemas";
 import { tryTool } from "../../domain/agent-tools/try-tool";
-import { ZSetToolCallPolicyInput } from "../../domain/call-policies/schemas";
+import { getCallPolicyDefaults, setCallPolicyDefaults } from "../../domain/call-policies/defaults";
+import { ZCallPolicyDefaults, ZSetToolCallPolicyInput } from "../../domain/call-policies/schemas";
 import { setToolCallPolicy } from "../../domain/call-policies/set-policy";
 import { catalogFacets, getTool, listTools } from "../../domain/catalog/queries";
 import { ZFacetsInput, ZListToolsInput, ZToolIdInput } from "../../domain/catalog/schemas";
@@ -25,6 +26,11 @@ export const catalogRouter = router({
   setCallPolicy: procedure("operator")
     .input(ZSetToolCallPolicyInput)
     .mutation(({ ctx, input }) => setToolCallPolicy(ctx.actor, input)),
+  /** The default rule: confirm Tools whose annotations say destructiveHint: true, unless set otherwise. */
+  callPolicyDefaults: procedure("viewer").query(({ ctx }) => getCallPolicyDefaults(ctx.actor)),
+  setCallPolicyDefaults: procedure("operator")
+    .input(ZCallPolicyDefaults)
+    .mutation(({ ctx, input }) => setCallPolicyDefaults(ctx.actor, input)),
   /** Calls a Tool as an Agent Identity would (the /mcp path), returning the JSON-RPC exchange; recorded. */
   tryTool: procedure("operator")
     .input(ZTryToolInput)
