@@ -15,14 +15,14 @@ import {
   type ReviewFlag,
   stringsOf,
 } from "@/universal/review-diff";
-import { type Actor, actorId, actorLabel, requireRole } from "../../actor";
+import { type Actor, actorId, actorLabel } from "../../actor";
 import { getDb } from "../../db";
 import { type BulkColumn, bulkUpdate } from "../../db/bulk";
 import type { Tx } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
 import { announce } from "../../events";
+import { operation } from "../operation";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
-import { parseInput } from "../validation";
 import { evaluateCompatibility, REVIEW_STATES } from "./compatibility";
 import { refreshSourceTotals } from "./publish";
 import { changedFields, reviewDigest, reviewedPart } from "./review-digest";
@@ -49,9 +49,7 @@ const APPROVE_COLUMNS: BulkColumn[] = [
   { name: "reviewChanged", type: "text[]" },
 ];
 
-export async function listReviewQueue(actor: Actor, raw: unknown = {}) {
-  requireRole(actor, "viewer");
-  const input = parseInput(ZReviewQueueInput, raw);
+export const listReviewQueue = operation({ role: "viewer", input: ZReviewQueueInput }, async (actor, input) => {
   const offset = decodeOffsetCursor(input.cursor);
   const db = await getDb();
   const where = {
@@ -111,12 +109,10 @@ export async function listReviewQueue(actor: Actor, raw: unknown = {}) {
       }))
       .sort((a, b) => a.name.localeCompare(b.name)),
   };
-}
+});
 
 /** One Tool's review: what was approved, what is published now, the diff and the flags. */
-export async function getToolReview(actor: Actor, raw: unknown) {
-  requireRole(actor, "viewer");
-  const input = parseInput(ZReviewToolInput, raw);
+export const getToolReview = operation({ role: "viewer", input: ZReviewToolInput }, async (actor, input) => {
   const db = await getDb();
   const tool = await db.tool.findUnique({
     where: { id: input.id },
@@ -190,7 +186,7 @@ export async function getToolReview(actor: Actor, raw: unknown) {
     flags,
     holders: { total: holderCount, items: holders },
   };
-}
+});
 
 type Pending = {
   id: string;
@@ -312,9 +308,7 @@ async function finish(tx: Tx, sourceIds: Iterable<string>) {
 }
 
 /** Approves or rejects the Tools the reviewer saw, each by the digest they saw, all or none. */
-export async function decideReviews(actor: Actor, raw: unknown) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZReviewDecisionInput, raw);
+export const decideReviews = operation({ role: "operator", input: ZReviewDecisionInput }, async (actor, input) => {
   const db = await getDb();
   const ids = [...new Set(input.tools.map((t) => t.id))];
   const at = new Date();
@@ -341,7 +335,7 @@ export async function decideReviews(actor: Actor, raw: unknown) {
   }, TX_OPTIONS);
   announce("catalog");
   return result;
-}
+});
 
 async function reject(tx: Tx, actor: Actor, tools: Pending[], at: Date, note?: string) {
   // The digest each was rejected at: the same rows' digests, one statement.
@@ -359,9 +353,7 @@ async function reject(tx: Tx, actor: Actor, tools: Pending[], at: Date, note?: s
 }
 
 /** Approves every Tool of a Source that waits, if the catalog is still the one the reviewer saw. */
-export async function approveSourceReviews(actor: Actor, raw: unknown) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZReviewSourceInput, raw);
+export const approveSourceReviews = operation({ role: "operator", input: ZReviewSourceInput }, async (actor, input) => {
   const db = await getDb();
   const at = new Date();
   const result = await db.$transaction(async (tx) => {
@@ -383,16 +375,14 @@ export async function approveSourceReviews(actor: Actor, raw: unknown) {
   }, TX_OPTIONS);
   announce("catalog");
   return result;
-}
+});
 
 /**
  * "Review everything again": every Tool of the Source offered now waits for a reviewer
  * (approved digests forgotten, so nothing passes without a decision), and the Source is
  * put under the review policy.
  */
-export async function reviewSourceAgain(actor: Actor, raw: unknown) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZReviewSourceInput, raw);
+export const reviewSourceAgain = operation({ role: "operator", input: ZReviewSourceInput }, async (actor, input) => {
   const db = await getDb();
   const at = new Date();
   const result = await db.$transaction(async (tx) => {
@@ -445,7 +435,7 @@ export async function reviewSourceAgain(actor: Actor, raw: unknown) {
   }, TX_OPTIONS);
   announce("catalog");
   return result;
-}
+});
 
 /** Digests of Tools written before review existed (the migration left them empty). */
 async function fillDigests(tx: Tx, tools: { id: string; definitionHash: string }[]) {
@@ -462,9 +452,7 @@ async function fillDigests(tx: Tx, tools: { id: string; definitionHash: string }
  * Switches a Source's policy. To `trust`: whatever waits is offered (approved by this
  * operator, audited per Tool). To `review`: what is offered now counts as approved by them.
  */
-export async function setReviewPolicy(actor: Actor, raw: unknown) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZSetReviewPolicyInput, raw);
+export const setReviewPolicy = operation({ role: "operator", input: ZSetReviewPolicyInput }, async (actor, input) => {
   const db = await getDb();
   const at = new Date();
   const result = await db.$transaction(async (tx) => {
@@ -514,4 +502,4 @@ export async function setReviewPolicy(actor: Actor, raw: unknown) {
   announce("catalog");
   announce("source");
   return result;
-}
+});
