@@ -141,6 +141,15 @@ export const LIMITS = {
     60 * 60_000,
     "how long a catalog check trusts a Source's remembered 2025-era verdict before probing for 2026-07-28 again",
   ),
+  CONFIRMATION_TTL_SECONDS: setting(
+    600,
+    "how long a confirmation asked of an agent's client (its requestState) stays valid; its retry must come within it",
+  ),
+  APPROVAL_TTL_SECONDS: setting(
+    86_400,
+    "how long a call parked for approval waits for an approver, and an approved one for the agent's retry",
+  ),
+  APPROVAL_RETRY_AFTER_SECONDS: setting(30, "when an agent whose call waits for approval is told to retry it"),
   CALL_ROUTE_CACHE_MS: setting(
     1_000,
     "how long an instance reuses a Tool Call's lookups (identity budget state, Tool, network policy) before reading them again",

@@ -135,6 +135,27 @@ export const TOOL_CALL_FAILURE_CODES = {
     status: 403,
     doc: "The identity held this Tool but no longer does; the message says why and since when.",
   },
+  CONFIRMATION_REQUIRED: {
+    status: 200,
+    doc: "The Tool is under the confirm policy: the client was asked to confirm (an InputRequiredResult) and nothing ran yet. Recorded in the call log; the agent sees the question, not this code.",
+  },
+  CONFIRMATION_UNAVAILABLE: {
+    status: 403,
+    doc: "The Tool is under the confirm policy and this client cannot ask its user (it speaks no 2026-07-28 multi-round-trip or declared no form elicitation); nothing ran.",
+  },
+  CONFIRMATION_DECLINED: { status: 403, doc: "The user declined (or cancelled) the confirmation; nothing ran." },
+  CONFIRMATION_INVALID: {
+    status: 403,
+    doc: "The confirmation carried back does not fit this call (other arguments, another Tool definition) or was used already; nothing ran.",
+  },
+  APPROVAL_PENDING: {
+    status: 202,
+    doc: "The Tool is under the approve policy: the call is parked until an approver decides in the console. error.approvalId names it; retry the same call after error.retryAfterMs and it runs once approved.",
+  },
+  APPROVAL_DENIED: {
+    status: 403,
+    doc: "An approver denied this call (error.reason says why); nothing ran.",
+  },
 } as const satisfies CodeTable;
 
 export const ERROR_CODES = { ...REQUEST_ERROR_CODES, ...CHECK_FAILURE_CODES, ...TOOL_CALL_FAILURE_CODES } as const;

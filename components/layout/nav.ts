@@ -20,6 +20,7 @@ export const NAV: NavSection[] = [
       { href: "/tools/catalog", label: "Catalog" },
       { href: "/tools/sources", label: "Sources" },
       { href: "/tools/calls", label: "Calls" },
+      { href: "/tools/approvals", label: "Approvals", role: "approver" },
     ],
   },
   { label: "Agents", items: [{ href: "/agents", label: "Agent Identities" }] },

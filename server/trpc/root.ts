@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
+import { approvalsRouter } from "./routers/approvals";
 import { auditRouter } from "./routers/audit";
 import { callsRouter, rateLimitsRouter } from "./routers/calls";
 import { catalogRouter } from "./routers/catalog";
@@ -22,6 +23,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   audit: auditRouter,
   sources: sourcesRouter,
+  approvals: approvalsRouter,
   catalog: catalogRouter,
   identities: identitiesRouter,
   scopes: scopesRouter,

@@ -10,6 +10,8 @@ import { z } from "zod";
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
+import { isDestructive, loadCallPolicyDefaults } from "../call-policies/defaults";
+import { type CallPolicyName, effectivePolicy } from "../call-policies/policy";
 import { rankHeldTools } from "../tool-selection/views";
 import { parseInput } from "../validation";
 import { servedIdentity } from "./identity";
@@ -36,6 +38,8 @@ export interface FoundTool {
   description: string;
   source: string;
   inputSchema: Record<string, unknown>;
+  /** Present when a call needs a person first (confirm, approve), with why. */
+  callPolicy?: { policy: CallPolicyName; reason: string };
 }
 
 export async function findOfferedTools(
@@ -45,35 +49,65 @@ export async function findOfferedTools(
   const identity = await servedIdentity(actor);
   const { query, limit } = parseInput(ZFindToolsInput, raw);
   const ranked = await rankHeldTools(identity.id, query, limit);
-  const schemas = await inputSchemasOf(ranked.tools.map(({ tool }) => tool.definitionHash));
+  const definitions = await definitionsOf(ranked.tools.map(({ tool }) => tool.definitionHash));
+  const policies = await policiesOf(
+    ranked.tools.map(({ tool }) => tool.name),
+    (hash) => isDestructive(definitions.get(hash)),
+  );
   return {
     query,
     tools: ranked.tools.map(({ tool }) => ({
+      ...(policies.has(tool.name) ? { callPolicy: policies.get(tool.name) } : {}),
       name: tool.name,
       description: tool.description,
       source: tool.sourceName,
       // Publication writes a definition before its Tool; an empty object schema is what
       // tools/list would send for a Tool without one.
-      inputSchema: schemas.get(tool.definitionHash) ?? { type: "object" },
+      inputSchema: (definitions.get(tool.definitionHash)?.inputSchema as Record<string, unknown> | undefined) ?? {
+        type: "object",
+      },
     })),
     total: ranked.total,
   };
 }
 
-/** The input schemas of a few definitions, as tools/list sends them. */
-async function inputSchemasOf(hashes: string[]): Promise<Map<string, Record<string, unknown>>> {
+/** The call policies, other than none, of a few Tools by model-facing name. */
+async function policiesOf(
+  names: string[],
+  destructive: (definitionHash: string) => boolean,
+): Promise<Map<string, { policy: CallPolicyName; reason: string }>> {
+  if (!names.length) return new Map();
+  const db = await getDb();
+  const [tools, { confirmDestructive }] = await Promise.all([
+    db.tool.findMany({
+      where: { modelFacingName: { in: names } },
+      select: {
+        modelFacingName: true,
+        definitionHash: true,
+        callPolicy: true,
+        source: { select: { name: true, callPolicy: true } },
+      },
+    }),
+    loadCallPolicyDefaults(),
+  ]);
+  const found = new Map<string, { policy: CallPolicyName; reason: string }>();
+  for (const tool of tools) {
+    const effective = effectivePolicy(tool, tool.source, {
+      confirmDestructive,
+      destructive: destructive(tool.definitionHash),
+    });
+    if (effective.policy !== "none" && tool.modelFacingName) found.set(tool.modelFacingName, effective);
+  }
+  return found;
+}
+
+/** A few stored definitions (input schema, annotations), by hash. */
+async function definitionsOf(hashes: string[]): Promise<Map<string, Record<string, unknown>>> {
   if (!hashes.length) return new Map();
   const db = await getDb();
   const stored = await db.toolDefinition.findMany({
     where: { hash: { in: [...new Set(hashes)] } },
     select: { hash: true, definition: true },
   });
-  return new Map(
-    stored.map((d) => [
-      d.hash,
-      ((JSON.parse(d.definition) as { inputSchema?: Record<string, unknown> }).inputSchema ?? {
-        type: "object",
-      }) as Record<string, unknown>,
-    ]),
-  );
+  return new Map(stored.map((d) => [d.hash, JSON.parse(d.definition) as Record<string, unknown>]));
 }

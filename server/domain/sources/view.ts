@@ -27,6 +27,7 @@ export const SOURCE_PUBLIC = {
   definitionBytes: true,
   nextCheckAt: true,
   protocolVersion: true,
+  callPolicy: true,
   leaseUntil: true,
   createdAt: true,
   updatedAt: true,

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { ZSetSourceCallPolicyInput } from "../../domain/call-policies/schemas";
+import { setSourceCallPolicy } from "../../domain/call-policies/set-policy";
 import { checkNow, checkProgress, listCheckChanges, listChecks } from "../../domain/catalog/checks";
 import { ZCheckChangesInput } from "../../domain/catalog/schemas";
 import { getNetworkPolicy, setNetworkPolicy } from "../../domain/sources/network-policy";
@@ -42,6 +44,10 @@ export const sourcesRouter = router({
   delete: procedure("operator")
     .input(ZSourceIdInput)
     .mutation(({ ctx, input }) => deleteSource(ctx.actor, input)),
+  /** Who must agree before a call of this Source's Tools runs (a Tool's own policy wins); audited. */
+  setCallPolicy: procedure("operator")
+    .input(ZSetSourceCallPolicyInput)
+    .mutation(({ ctx, input }) => setSourceCallPolicy(ctx.actor, input)),
   rotateHostToken: procedure("operator")
     .input(ZSourceIdInput)
     .mutation(({ ctx, input }) => rotateHostToken(ctx.actor, input)),
