@@ -37,7 +37,7 @@ describe("demo data", () => {
     host = await startDemoToolHost({ url: product.url, token: creds!.billingHostToken! });
     expect(host).not.toBeNull();
 
-    const sources = Object.fromEntries((await listSources(SYSTEM)).map((s) => [s.name, s]));
+    const sources = Object.fromEntries((await listSources(SYSTEM, {})).map((s) => [s.name, s]));
     const everything = sources["Everything (demo)"];
     expect(everything).toMatchObject({ catalogState: "ok", kind: "mcp_connection" });
     expect(everything?.toolCount).toBeGreaterThan(5);
@@ -56,7 +56,7 @@ describe("demo data", () => {
     expect(notObject.items.map((t) => t.nativeName)).toEqual(["export_ledger"]);
     expect(sources["Payroll export (demo)"]).toMatchObject({ kind: "sdk_tool_host", toolCount: 2 });
 
-    const identities = await listIdentities(SYSTEM);
+    const identities = await listIdentities(SYSTEM, {});
     expect(identities.map((i) => `${i.name}:${i.sources}:${i.state}`).sort()).toEqual([
       "Finance agent (demo):2:ok",
       "Research agent (demo):2:ok",
@@ -89,7 +89,7 @@ describe("demo data", () => {
     // A later start on the same database seeds nothing again and repoints the live Source.
     const again = await seedDemo({ firstRun: false, demoMcpUrl: "http://127.0.0.1:1/mcp" });
     expect(again).toEqual(creds);
-    const after = await listSources(SYSTEM);
+    const after = await listSources(SYSTEM, {});
     expect(after).toHaveLength(4);
     expect(after.find((s) => s.name === "Everything (demo)")?.url).toBe("http://127.0.0.1:1/mcp");
 
