@@ -29,7 +29,7 @@ describe("one declaration per operation", () => {
   });
 
   it("tRPC procedures take their role from the operation: declared once", () => {
-    const procedures = appRouter._def.procedures as Record<string, { _def: { meta?: { role: unknown } } }>;
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { role: unknown } } }>;
     expect(procedures["apiKeys.create"]?._def.meta?.role).toBe(createApiKey.role);
     expect(procedures["identities.create"]?._def.meta?.role).toBe(createIdentity.role);
     expect(createIdentity.role).toBe("operator");
