@@ -1,4 +1,4 @@
-import { type Role, roleAllows } from "@/server/roles";
+import { type Role, roleAllows } from "@/universal/roles";
 
 export interface NavItem {
   href: string;
