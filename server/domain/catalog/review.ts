@@ -49,7 +49,7 @@ const APPROVE_COLUMNS: BulkColumn[] = [
   { name: "reviewChanged", type: "text[]" },
 ];
 
-export const listReviewQueue = operation({ role: "viewer", input: ZReviewQueueInput }, async (actor, input) => {
+export const listReviewQueue = operation({ role: "viewer", input: ZReviewQueueInput }, async (_actor, input) => {
   const offset = decodeOffsetCursor(input.cursor);
   const db = await getDb();
   const where = {
@@ -112,7 +112,7 @@ export const listReviewQueue = operation({ role: "viewer", input: ZReviewQueueIn
 });
 
 /** One Tool's review: what was approved, what is published now, the diff and the flags. */
-export const getToolReview = operation({ role: "viewer", input: ZReviewToolInput }, async (actor, input) => {
+export const getToolReview = operation({ role: "viewer", input: ZReviewToolInput }, async (_actor, input) => {
   const db = await getDb();
   const tool = await db.tool.findUnique({
     where: { id: input.id },
