@@ -19,6 +19,7 @@ export const NAV: NavSection[] = [
     items: [
       { href: "/tools/catalog", label: "Catalog" },
       { href: "/tools/sources", label: "Sources" },
+      { href: "/tools/review", label: "Review" },
       { href: "/tools/calls", label: "Calls" },
       { href: "/tools/approvals", label: "Approvals", role: "approver" },
     ],

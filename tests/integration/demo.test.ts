@@ -55,6 +55,11 @@ describe("demo data", () => {
     const notObject = await listTools(SYSTEM, { sourceId: billing?.id, state: "input_not_object" });
     expect(notObject.items.map((t) => t.nativeName)).toEqual(["export_ledger"]);
     expect(sources["Payroll export (demo)"]).toMatchObject({ kind: "sdk_tool_host", toolCount: 2 });
+    // A new operator meets the review queue: one payroll Tool changed into instructions for the model.
+    const awaiting = await listTools(SYSTEM, { state: "awaiting_review" });
+    expect(awaiting.items.map((t) => `${t.sourceName}:${t.nativeName}`)).toEqual([
+      "Payroll export (demo):export_payslips",
+    ]);
 
     const identities = await listIdentities(SYSTEM, {});
     expect(identities.map((i) => `${i.name}:${i.sources}:${i.state}`).sort()).toEqual([
@@ -62,7 +67,7 @@ describe("demo data", () => {
       "Research agent (demo):2:ok",
       "Support agent (demo):2:ok",
     ]);
-    expect(identities.every((i) => i.tools >= 5)).toBe(true);
+    expect(identities.every((i) => i.tools >= 4)).toBe(true);
 
     // The support agent's call reaches the demo host's process and comes back.
     const support = identities.find((i) => i.name === "Support agent (demo)")!;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type Actor, actorId, actorLabel } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import { announce } from "../../events";
@@ -36,6 +37,11 @@ async function assertNameFree(name: string, exceptId?: string) {
   if (taken) throw new DomainError("CONFLICT", taken, { field: "name" });
 }
 
+/** Who added a Source: its first catalog is approved as theirs (catalog/review-publish.ts). */
+function createdBy(actor: Actor) {
+  return { createdByType: actor.kind, createdById: actorId(actor), createdByLabel: actorLabel(actor) };
+}
+
 export const createMcpConnection = operation(
   { role: "operator", input: ZCreateMcpConnectionInput },
   async (actor, input) => {
@@ -57,6 +63,8 @@ export const createMcpConnection = operation(
           headerNames: Object.keys(headers),
           checkIntervalSeconds: input.checkIntervalSeconds,
           nextCheckAt: new Date(),
+          reviewPolicy: input.reviewPolicy,
+          ...createdBy(actor),
         },
         select: SOURCE_PUBLIC,
       });
@@ -70,6 +78,7 @@ export const createMcpConnection = operation(
           url: row.url,
           headerNames: row.headerNames,
           checkIntervalSeconds: row.checkIntervalSeconds,
+          reviewPolicy: input.reviewPolicy,
         },
       });
       return withIdentities(row, new Map());
@@ -91,6 +100,8 @@ export const createToolHost = operation({ role: "operator", input: ZCreateToolHo
         hostTokenHash: hashToken(token),
         hostTokenPrefix: tokenPrefix(token),
         heartbeatTimeoutSeconds: input.heartbeatTimeoutSeconds,
+        reviewPolicy: input.reviewPolicy,
+        ...createdBy(actor),
       },
       select: SOURCE_PUBLIC,
     });
@@ -99,7 +110,11 @@ export const createToolHost = operation({ role: "operator", input: ZCreateToolHo
       targetType: "source",
       targetId: row.id,
       targetLabel: row.name,
-      details: { kind: row.kind, heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds },
+      details: {
+        kind: row.kind,
+        heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds,
+        reviewPolicy: input.reviewPolicy,
+      },
     });
     return { source: withIdentities(row, new Map()), hostToken: token };
   });
