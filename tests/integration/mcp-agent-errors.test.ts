@@ -6,31 +6,25 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { ProtocolError } from "@modelcontextprotocol/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
 import { getDb } from "@/server/db";
 import { type DemoMcpServer, startEverythingServer } from "@/server/demo/everything-server";
 import { TASK_REQUIRED_REASON } from "@/server/domain/catalog/compatibility";
 import { listTools } from "@/server/domain/catalog/queries";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
-import { connectionTo, operator } from "../helpers/catalog";
+import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
+import { agentFor } from "../helpers/mcp-agent";
+import { mcpRoute } from "../helpers/mcp-route";
 import { simpleTool, startSdkServer, type ToolDef } from "../helpers/mcp-servers";
-import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
-const closers: (() => Promise<void>)[] = [];
-let mcpUrl = "";
+const route = mcpRoute();
+const closers = route.closers;
 let demo: DemoMcpServer | undefined;
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  closers.push(served.close);
-});
 afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
   await demo?.stop();
 });
 
@@ -49,20 +43,10 @@ async function source(catalog: () => ToolDef[], onCall?: (name: string) => CallT
   return { api, source, server };
 }
 
-let k = 0;
-async function agentFor(sourceIds: string[]) {
-  const api = await operator();
-  const identity = await api.identities.create({ name: `errors-agent-${++k}-${Date.now()}` });
-  for (const sourceId of sourceIds) await api.identities.assignSource({ identityId: identity.id, sourceId });
-  const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "t" });
-  const client = new Client({ name: "errors", version: "1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  closers.push(() => client.close());
-  return { api, identity, client };
+/** An identity holding the given Sources, and an SDK Client on /mcp with its token. */
+async function agentWithClient(sourceIds: string[]) {
+  const { api, identity, token } = await agentFor(sourceIds);
+  return { api, identity, client: await route.connect(token, "errors") };
 }
 const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 
@@ -84,7 +68,7 @@ describe("catalog Tool calls at /mcp", () => {
       }),
     ];
     const a = await source(() => tools);
-    const { client } = await agentFor([a.source.id]);
+    const { client } = await agentWithClient([a.source.id]);
     const before = calls.length;
     for (const [name, args, message] of [
       [
@@ -113,7 +97,7 @@ describe("catalog Tool calls at /mcp", () => {
     let catalog = [simpleTool("keep"), simpleTool("dropped")];
     const a = await source(() => catalog);
     const b = await source(() => [simpleTool("elsewhere_tool")]);
-    const { api, identity, client } = await agentFor([a.source.id, b.source.id]);
+    const { api, identity, client } = await agentWithClient([a.source.id, b.source.id]);
 
     catalog = [simpleTool("keep")];
     expect((await api.sources.checkNow({ id: a.source.id })).status).toBe("succeeded");
@@ -141,7 +125,7 @@ describe("catalog Tool calls at /mcp", () => {
         return { content: [{ type: "text", text: "ok" }] };
       },
     );
-    const { api, client } = await agentFor([a.source.id]);
+    const { api, client } = await agentWithClient([a.source.id]);
     const refused = (await client.callTool({ name: "refuses", arguments: { query: "q" } })) as CallToolResult;
     expect(text(refused)).toBe(
       "SOURCE_CALL_ERROR: The Source refused the call (JSON-RPC -32602): the ledger is closed",
@@ -166,7 +150,7 @@ describe("Tools that only run as tasks", () => {
     const taskOnly = await listTools(SYSTEM, { sourceId: source.id, state: "task_required" });
     expect(taskOnly.items.map((t) => t.nativeName)).toEqual(["simulate-research-query"]);
     expect(taskOnly.items[0]?.compatibility).toEqual({ state: "task_required", reason: TASK_REQUIRED_REASON });
-    const { client } = await agentFor([source.id]);
+    const { client } = await agentWithClient([source.id]);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain("echo");
     expect(names.some((n) => n.includes("simulate"))).toBe(false);
