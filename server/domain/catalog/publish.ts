@@ -142,7 +142,8 @@ async function publishOnce(
   const added = tools.filter((t) => !before.has(t.nativeName));
   const changed = tools.filter((t) => {
     const old = before.get(t.nativeName);
-    return old !== undefined && old.definitionHash !== t.definitionHash;
+    // Rows judged Task required before /mcp ran tasks are judged again (decision 0025).
+    return old !== undefined && (old.definitionHash !== t.definitionHash || old.compatibility === "task_required");
   });
   if (!removed.length && !added.length && !changed.length) {
     await tx.$executeRaw`UPDATE source SET "catalogFingerprint" = ${fingerprint} WHERE id = ${sourceId}`;
@@ -154,7 +155,7 @@ async function publishOnce(
   for (const t of removed) if (t.modelFacingName) freed.add(t.modelFacingName);
   const evaluated = [...added, ...changed].map((tool) => ({
     tool,
-    compat: evaluateCompatibility(tool.inputSchema, executionOf(tool.canonical)),
+    compat: evaluateCompatibility(tool.inputSchema),
     old: before.get(tool.nativeName),
   }));
   for (const e of evaluated)
@@ -298,13 +299,6 @@ export function catalogFingerprint(tools: { nativeName: string; definitionHash: 
       .sort()
       .join("\n"),
   );
-}
-
-/** The `execution` member of a stored definition, read only when the text holds one. */
-function executionOf(canonical: string): { execution?: unknown } | undefined {
-  if (!canonical.includes('"execution"')) return undefined;
-  const parsed = JSON.parse(canonical) as { execution?: unknown };
-  return { execution: parsed.execution };
 }
 
 /** Recomputes a Source's counters from its Tools (what identity budgets sum). */
