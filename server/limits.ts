@@ -103,6 +103,7 @@ export const LIMITS = {
   // ── Agent Identities ──
   IDENTITY_BUDGET_BYTES: setting(4 * MiB, "model-facing Tool definitions plus instructions of one Agent Identity"),
   LOSSES_WINDOW_DAYS: setting(30, "how far back Lost recently looks"),
+  REVIEW_DECISION_TOOLS: setting(500, "Tools one review decision names (approve all of a Source has no ceiling)"),
 
   // ── Memory ──
   MEMORY_BODY_BYTES: contract(64 * KiB, "one memory body, UTF-8 bytes (MEMORY_TOO_LARGE beyond)"),

@@ -44,6 +44,10 @@ export const REQUEST_ERROR_CODES = {
     doc: "The scope is not readable or writable for you: an Agent Identity needs a grant for it (read or write).",
   },
   /** A proposal's memories changed since the consolidator filed it. */
+  REVIEW_STALE: {
+    status: 409,
+    doc: "The Tool's definition changed since the reviewer saw it (another catalog check came in); review the new definition.",
+  },
   PROPOSAL_STALE: {
     status: 409,
     doc: "The proposal's memories changed since it was filed (superseded, discarded or erased); it can no longer be applied.",
@@ -134,6 +138,10 @@ export const TOOL_CALL_FAILURE_CODES = {
   TOOL_NOT_HELD: {
     status: 403,
     doc: "The identity held this Tool but no longer does; the message says why and since when.",
+  },
+  TOOL_AWAITING_REVIEW: {
+    status: 403,
+    doc: "The Tool's definition is new or changed since an operator approved it (or was rejected); it is not offered until approved in Tools → Review. The message says what changed and since when.",
   },
   CONFIRMATION_REQUIRED: {
     status: 200,

@@ -17,7 +17,7 @@ import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
-import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/server/roles";
+import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/universal/roles";
 
 export function ApiKeysPage() {
   const isAdmin = useCan("admin");

@@ -14,6 +14,7 @@ import {
   scopesRouter,
   threadsRouter,
 } from "./routers/memory";
+import { reviewRouter } from "./routers/review";
 import { sourcesRouter } from "./routers/sources";
 import { usersRouter } from "./routers/users";
 
@@ -25,6 +26,7 @@ export const appRouter = router({
   sources: sourcesRouter,
   approvals: approvalsRouter,
   catalog: catalogRouter,
+  review: reviewRouter,
   identities: identitiesRouter,
   scopes: scopesRouter,
   memories: memoriesRouter,

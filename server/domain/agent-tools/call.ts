@@ -23,6 +23,7 @@ import { HeadersUnreadable, openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { storableCopy } from "../storable-text";
 import { checkToolArguments } from "./argument-check";
+import { awaitingReview } from "./awaiting-review";
 import { callHostTool } from "./host-calls";
 import { servedIdentity } from "./identity";
 import { whyNotHeld } from "./not-held";
@@ -73,6 +74,8 @@ export async function callOfferedTool(
         });
       });
   if (!tool) {
+    const held = storable ? await awaitingReview(identity.id, input.name) : null;
+    if (held) return failedResult(held);
     const lost = storable ? await whyNotHeld(identity.id, input.name) : null;
     if (lost)
       return failedResult(

@@ -14,6 +14,9 @@ export const COMPATIBILITY_STATES = [
   "top_level_combinator",
   "too_many_arguments",
   "task_required",
+  // Not judged from the schema: set by a Source's review policy (catalog/review-publish.ts).
+  "awaiting_review",
+  "review_rejected",
 ] as const;
 export type CompatibilityState = (typeof COMPATIBILITY_STATES)[number];
 
@@ -25,6 +28,8 @@ export const COMPATIBILITY_LABELS: Record<CompatibilityState, string> = {
   top_level_combinator: "Top-level combinator",
   too_many_arguments: "Too many arguments",
   task_required: "Task required",
+  awaiting_review: "Awaiting review",
+  review_rejected: "Rejected in review",
 };
 
 /**
@@ -38,6 +43,10 @@ export interface Compatibility {
   state: CompatibilityState;
   reason: string | null;
 }
+
+/** The states a reviewer's decision sets or clears, never evaluateCompatibility. */
+export const REVIEW_STATES = ["awaiting_review", "review_rejected"] as const satisfies readonly CompatibilityState[];
+export type ReviewState = (typeof REVIEW_STATES)[number];
 
 /**
  * Kept in one place because the migration that re-judged existing Tools
@@ -86,7 +95,7 @@ function hasExternalRef(schema: unknown): boolean {
  * until their next check re-judges them (decision 0025, superseded).
  */
 export function evaluateCompatibility(inputSchema: unknown): Compatibility {
-  const reject = (state: Exclude<CompatibilityState, "compatible">): Compatibility => ({
+  const reject = (state: Exclude<CompatibilityState, "compatible" | ReviewState>): Compatibility => ({
     state,
     reason: REASONS[state],
   });
