@@ -200,6 +200,10 @@ export const LIMITS = {
     "Tool indexes (identities' holdings, the catalog) one instance keeps in memory",
   ),
   TOOL_SEARCH_SEGMENTS: setting(1024, "Sources whose Tools find_tools keeps indexed in one instance's memory"),
+  FIND_TOOLS_DEFINITION_CACHE: setting(
+    5_000,
+    "Tool definitions find_tools keeps per process for the Tools it returns (least recently used go)",
+  ),
   TOOL_SEARCH_STALE_SEGMENT_TOOLS: setting(
     1000,
     "Tools from which a Source's previous find_tools index answers while its new one is built",

@@ -15,6 +15,7 @@ import { type CallPolicyName, effectivePolicy } from "../call-policies/policy";
 import { rankHeldTools } from "../tool-selection/views";
 import { parseInput } from "../validation";
 import { servedIdentity } from "./identity";
+import { routed } from "./route-cache";
 
 export const ZFindToolsInput = z.object({
   query: z
@@ -46,7 +47,11 @@ export async function findOfferedTools(
   actor: Actor,
   raw: unknown,
 ): Promise<{ query: string; tools: FoundTool[]; total: number }> {
-  const identity = await servedIdentity(actor);
+  // The same lookup, under the same key, as a Tool Call's (call.ts): an agent that searches
+  // and then calls reads its identity and budget once.
+  const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
+    servedIdentity(actor),
+  );
   const { query, limit } = parseInput(ZFindToolsInput, raw);
   const ranked = await rankHeldTools(identity.id, query, limit);
   const definitions = await definitionsOf(ranked.tools.map(({ tool }) => tool.definitionHash));
@@ -101,13 +106,39 @@ async function policiesOf(
   return found;
 }
 
+/**
+ * Stored definitions by hash, least recently used first. A definition is stored under the
+ * hash of its content, so what a hash names never changes: no entry can go stale. Shared
+ * between calls: read, never changed.
+ */
+const definitionCache = new Map<string, Record<string, unknown>>();
+
 /** A few stored definitions (input schema, annotations), by hash. */
 async function definitionsOf(hashes: string[]): Promise<Map<string, Record<string, unknown>>> {
-  if (!hashes.length) return new Map();
+  const found = new Map<string, Record<string, unknown>>();
+  const missing: string[] = [];
+  for (const hash of new Set(hashes)) {
+    const hit = definitionCache.get(hash);
+    if (!hit) {
+      missing.push(hash);
+      continue;
+    }
+    definitionCache.delete(hash);
+    definitionCache.set(hash, hit);
+    found.set(hash, hit);
+  }
+  if (!missing.length) return found;
   const db = await getDb();
   const stored = await db.toolDefinition.findMany({
-    where: { hash: { in: [...new Set(hashes)] } },
+    where: { hash: { in: missing } },
     select: { hash: true, definition: true },
   });
-  return new Map(stored.map((d) => [d.hash, JSON.parse(d.definition) as Record<string, unknown>]));
+  for (const d of stored) {
+    const definition = JSON.parse(d.definition) as Record<string, unknown>;
+    found.set(d.hash, definition);
+    definitionCache.set(d.hash, definition);
+  }
+  while (definitionCache.size > LIMITS.FIND_TOOLS_DEFINITION_CACHE.value)
+    definitionCache.delete(definitionCache.keys().next().value as string);
+  return found;
 }

@@ -9,6 +9,7 @@
 import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
+import { routed } from "../agent-tools/route-cache";
 import { catalogVersionOf, VERSION_SELECT } from "../catalog/version";
 import { heldToolsWhere } from "../identities/holdings";
 import { type IndexedTool, loadTools } from "./indexes";
@@ -155,10 +156,15 @@ export async function searchHeldTools(
   cutoff: number,
 ): Promise<{ total: number; tools: Found[] }> {
   const db = await getDb();
-  const assignments = await db.sourceAssignment.findMany({
-    where: { identityId, source: { hostSilentSince: null } },
-    select: { source: { select: VERSION_SELECT } },
-  });
+  // Which Sources (and their versions) the identity holds, kept as a Tool Call's route is
+  // (decision 0016): a change on this instance is seen at once, another instance's within
+  // CALL_ROUTE_CACHE_MS. Under load this query was most of a warm search.
+  const assignments = await routed(`find-tools-sources\0${identityId}`, () =>
+    db.sourceAssignment.findMany({
+      where: { identityId, source: { hostSilentSince: null } },
+      select: { source: { select: VERSION_SELECT } },
+    }),
+  );
   const looked = assignments.map((a) => segmentOf(a.source));
   const segments = await Promise.all(looked.map((l) => l.segment));
   const scores = scoreRequest(
