@@ -12,6 +12,7 @@ import { DetailQuery } from "@/components/ui/query-view";
 import { type TabItem, Tabs } from "@/components/ui/tabs";
 import { useUrlState } from "@/components/ui/use-url-state";
 import { AgentTokens } from "./agent-tokens";
+import { AwaitingReviewAlert } from "./awaiting-review-alert";
 import { BudgetBar } from "./budget-bar";
 import { BudgetPanel } from "./budget-panel";
 import { ConfusableTools } from "./confusable-tools";
@@ -80,6 +81,7 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
         }
       />
       <OverBudgetAlert identity={identity} />
+      <AwaitingReviewAlert identityId={identity.id} />
 
       <section
         aria-label="At a glance"
