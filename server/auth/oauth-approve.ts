@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { Actor } from "../actor";
 import { getDb } from "../db";
 import { recordAudit } from "../domain/audit/record";
+import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import type { Role } from "../roles";
 import { getAuth, trustedOrigins } from ".";
 import { AUTH_BASE_PATH, CONSENT_PAGE, mayApprove, OPERATOR_ONLY } from "./oauth";
@@ -40,7 +41,8 @@ class StepRefused extends Error {}
 async function libraryStep(request: Request, path: string, body: Record<string, unknown>): Promise<string> {
   const auth = await getAuth();
   const headers = new Headers({ "content-type": "application/json", accept: "application/json" });
-  for (const name of ["cookie", "origin", "user-agent"]) {
+  // The client address too: better-auth's rate limiter buckets by it.
+  for (const name of ["cookie", "origin", "user-agent", CLIENT_ADDRESS_HEADER]) {
     const value = request.headers.get(name);
     if (value) headers.set(name, value);
   }
