@@ -364,7 +364,7 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
         if (!r.result?.structuredContent?.tools?.length)
           throw new Error(`find_tools found nothing: ${JSON.stringify(r)}`);
       });
-    const selectionRows = await findToolsLatency(findTools, held, republish);
+    const selectionRows = await findToolsLatency(findTools, held, republish, () => rpc(bigToken, { method: "ping" }));
     const callee = await createMcpConnection(SYSTEM, { name: "bench-calls", url: catalogUrl("calls") });
     await runCatalogCheck(callee.id, "manual");
     const caller = await createIdentity(SYSTEM, { name: "bench-caller" });

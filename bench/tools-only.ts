@@ -42,28 +42,30 @@ async function findToolsAt15k() {
     await assignSource(SYSTEM, { identityId: identity.id, sourceId: source.id });
   }
   const { value: token } = await createToken(SYSTEM, { identityId: identity.id, name: "bench" });
-  const call = async (query: string) => {
-    const response = await handleMcpPost(
-      new Request("http://127.0.0.1:3000/mcp", {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "find_tools", arguments: { query } },
+  const rpc = async (body: unknown) =>
+    rpcAnswer(
+      await handleMcpPost(
+        new Request("http://127.0.0.1:3000/mcp", {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...(body as object) }),
         }),
-      }),
+      ),
     );
-    const body = await rpcAnswer(response);
+  const call = async (query: string) => {
+    const body = await rpc({ method: "tools/call", params: { name: "find_tools", arguments: { query } } });
     if (!body.result?.structuredContent?.tools?.length)
       throw new Error(`find_tools found nothing: ${JSON.stringify(body)}`);
   };
-  return findToolsLatency(call, 15_000, republish);
+  const ping = async () => {
+    const body = await rpc({ method: "ping" });
+    if (!body.result) throw new Error(`ping failed: ${JSON.stringify(body)}`);
+  };
+  return findToolsLatency(call, 15_000, republish, ping);
 }
 
 await runOnDatabases({

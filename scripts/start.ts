@@ -14,6 +14,7 @@ import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
 import { startMemoryScheduler } from "@/server/domain/memory/scheduler";
 import { prepareDatabase } from "@/server/domain/system/bootstrap";
+import { warmSearchSegments } from "@/server/domain/tool-selection/segments";
 import { leavePool } from "@/server/http/drain";
 import { startHttpServer } from "@/server/http/serve";
 import { INSTANCE_ID, startDraining } from "@/server/instance";
@@ -66,6 +67,12 @@ async function main() {
   const scheduler = env.QM_SCHEDULER ? startScheduler() : null;
   const memoryScheduler = env.QM_SCHEDULER ? startMemoryScheduler() : null;
   const callLogSweeper = env.QM_SCHEDULER ? startCallLogSweeper() : null;
+  // find_tools' per-Source indexes, built now rather than by the first agent that searches
+  // (decision 0065); /mcp is served in this process, so the segments warmed here answer it.
+  void warmSearchSegments().then(
+    (sources) => log.info({ sources }, "find_tools indexes warmed"),
+    (err) => log.warn({ err }, "could not warm find_tools' indexes"),
+  );
   // The demo's SDK Tool Host registers over HTTP, so it starts once the app is serving.
   demoHost = demo?.billingHostToken ? await startDemoToolHost({ url: server.url, token: demo.billingHostToken }) : null;
   log.info(

@@ -24,6 +24,14 @@ function key(): Buffer {
   return cachedKey.key;
 }
 
+/**
+ * A 32-byte key for one purpose, derived from the installation secret, so every instance
+ * sharing QM_SECRET derives the same one and no two purposes share a key.
+ */
+export function purposeKey(purpose: string): Uint8Array {
+  return new Uint8Array(hkdfSync("sha256", installationSecret(), "quartermaster", purpose, 32));
+}
+
 const aad = (boundTo: string) => Buffer.from(`quartermaster:${boundTo}`, "utf8");
 
 /** Seals a JSON value for the row `boundTo` (a Source id). */

@@ -103,6 +103,7 @@ export const LIMITS = {
   // ── Agent Identities ──
   IDENTITY_BUDGET_BYTES: setting(4 * MiB, "model-facing Tool definitions plus instructions of one Agent Identity"),
   LOSSES_WINDOW_DAYS: setting(30, "how far back Lost recently looks"),
+  REVIEW_DECISION_TOOLS: setting(500, "Tools one review decision names (approve all of a Source has no ceiling)"),
 
   // ── Memory ──
   MEMORY_BODY_BYTES: contract(64 * KiB, "one memory body, UTF-8 bytes (MEMORY_TOO_LARGE beyond)"),
@@ -141,6 +142,15 @@ export const LIMITS = {
     60 * 60_000,
     "how long a catalog check trusts a Source's remembered 2025-era verdict before probing for 2026-07-28 again",
   ),
+  CONFIRMATION_TTL_SECONDS: setting(
+    600,
+    "how long a confirmation asked of an agent's client (its requestState) stays valid; its retry must come within it",
+  ),
+  APPROVAL_TTL_SECONDS: setting(
+    86_400,
+    "how long a call parked for approval waits for an approver, and an approved one for the agent's retry",
+  ),
+  APPROVAL_RETRY_AFTER_SECONDS: setting(30, "when an agent whose call waits for approval is told to retry it"),
   CALL_ROUTE_CACHE_MS: setting(
     1_000,
     "how long an instance reuses a Tool Call's lookups (identity budget state, Tool, network policy) before reading them again",
@@ -190,6 +200,10 @@ export const LIMITS = {
     "Tool indexes (identities' holdings, the catalog) one instance keeps in memory",
   ),
   TOOL_SEARCH_SEGMENTS: setting(1024, "Sources whose Tools find_tools keeps indexed in one instance's memory"),
+  FIND_TOOLS_DEFINITION_CACHE: setting(
+    5_000,
+    "Tool definitions find_tools keeps per process for the Tools it returns (least recently used go)",
+  ),
   TOOL_SEARCH_STALE_SEGMENT_TOOLS: setting(
     1000,
     "Tools from which a Source's previous find_tools index answers while its new one is built",
@@ -207,6 +221,12 @@ export const LIMITS = {
   // ── Console for daily work (issue 15) ──
   SOURCE_CHANGES_SHOWN: setting(20, "configuration changes shown beside a failing Source's failure"),
   BUDGET_SNAPSHOTS_SHOWN: setting(500, "budget snapshots an identity's chart draws"),
+
+  // ── OAuth for /mcp (decision 0071) ──
+  OAUTH_ACCESS_TOKEN_SECONDS: setting(3600, "seconds an OAuth access token for /mcp is valid"),
+  OAUTH_REFRESH_TOKEN_SECONDS: setting(30 * 24 * 3600, "seconds an OAuth refresh token is valid"),
+  OAUTH_CODE_SECONDS: setting(60, "seconds an OAuth authorization code may wait to be exchanged"),
+  OAUTH_IDENTITY_CHOICE_SECONDS: setting(120, "seconds the Agent Identity chosen on the consent page stays chosen"),
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -1,18 +1,2 @@
-/**
- * Roles and what each may do. Shared by the server and the console (to hide what a
- * role cannot use), so it imports nothing server-only.
- */
-export const ROLES = ["admin", "operator", "curator", "viewer"] as const;
-export type Role = (typeof ROLES)[number];
-
-export const ROLE_DESCRIPTIONS: Record<Role, string> = {
-  admin: "Everything, including users, API keys and installation settings.",
-  operator: "Manages Tools (Sources, catalog checks) and Agent Identities.",
-  curator: "Keeps agent memory clean: threads, scopes, proposals.",
-  viewer: "Reads everything, changes nothing.",
-};
-
-/** Whether `role` may perform work that needs `required`. Admins may do everything. */
-export function roleAllows(role: Role, required: Role): boolean {
-  return role === "admin" || required === "viewer" || role === required;
-}
+// Roles are browser-safe and live in universal/roles.ts; server code keeps importing them from here.
+export * from "../universal/roles";

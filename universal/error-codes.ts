@@ -44,6 +44,10 @@ export const REQUEST_ERROR_CODES = {
     doc: "The scope is not readable or writable for you: an Agent Identity needs a grant for it (read or write).",
   },
   /** A proposal's memories changed since the consolidator filed it. */
+  REVIEW_STALE: {
+    status: 409,
+    doc: "The Tool's definition changed since the reviewer saw it (another catalog check came in); review the new definition.",
+  },
   PROPOSAL_STALE: {
     status: 409,
     doc: "The proposal's memories changed since it was filed (superseded, discarded or erased); it can no longer be applied.",
@@ -134,6 +138,31 @@ export const TOOL_CALL_FAILURE_CODES = {
   TOOL_NOT_HELD: {
     status: 403,
     doc: "The identity held this Tool but no longer does; the message says why and since when.",
+  },
+  TOOL_AWAITING_REVIEW: {
+    status: 403,
+    doc: "The Tool's definition is new or changed since an operator approved it (or was rejected); it is not offered until approved in Tools → Review. The message says what changed and since when.",
+  },
+  CONFIRMATION_REQUIRED: {
+    status: 200,
+    doc: "The Tool is under the confirm policy: the client was asked to confirm (an InputRequiredResult) and nothing ran yet. Recorded in the call log; the agent sees the question, not this code.",
+  },
+  CONFIRMATION_UNAVAILABLE: {
+    status: 403,
+    doc: "The Tool is under the confirm policy and this client cannot ask its user (it speaks no 2026-07-28 multi-round-trip or declared no form elicitation); nothing ran.",
+  },
+  CONFIRMATION_DECLINED: { status: 403, doc: "The user declined (or cancelled) the confirmation; nothing ran." },
+  CONFIRMATION_INVALID: {
+    status: 403,
+    doc: "The confirmation carried back does not fit this call (other arguments, another Tool definition) or was used already; nothing ran.",
+  },
+  APPROVAL_PENDING: {
+    status: 202,
+    doc: "The Tool is under the approve policy: the call is parked until an approver decides in the console. error.approvalId names it; retry the same call after error.retryAfterMs and it runs once approved.",
+  },
+  APPROVAL_DENIED: {
+    status: 403,
+    doc: "An approver denied this call (error.reason says why); nothing ran.",
   },
 } as const satisfies CodeTable;
 

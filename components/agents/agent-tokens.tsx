@@ -15,7 +15,8 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { parseError } from "@/components/ui/parse-error";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
 import { useNow } from "@/components/ui/use-now";
@@ -65,77 +66,85 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
         actions={create}
       />
       <div className="p-4">
-        {tokens.isPending ? (
-          <LoadingRows rows={3} label="Loading agent tokens" />
-        ) : tokens.isError ? (
-          <ErrorState error={tokens.error} retry={() => tokens.refetch()} />
-        ) : tokens.data.length === 0 ? (
-          <EmptyState title="No agent tokens" icon={<KeyRound className="size-8" />} action={create}>
-            No agent can connect as {identity.name} until it has a token.
-            {!canWrite && " Creating one needs the operator role."}
-          </EmptyState>
-        ) : (
-          <Table aria-label="Agent tokens">
-            <thead>
-              <tr>
-                <Th>Name</Th>
-                <Th>Token</Th>
-                <Th>Created</Th>
-                <Th>Last used</Th>
-                <Th>Status</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.map((t) => (
-                <tr key={t.id} data-testid="agent-token-row">
-                  <Td className="font-medium">{t.name}</Td>
-                  <Td>
-                    {/* The stored prefix ends with its own ellipsis. */}
-                    <code className="font-mono text-xs">{t.prefix}</code>
-                  </Td>
-                  <Td className="whitespace-nowrap text-muted" title={formatDateTime(t.createdAt)}>
-                    {formatRelative(t.createdAt, now)}
-                  </Td>
-                  <Td
-                    className="whitespace-nowrap text-muted"
-                    title={t.lastUsedAt ? formatDateTime(t.lastUsedAt) : undefined}
-                  >
-                    {formatRelative(t.lastUsedAt, now)}
-                  </Td>
-                  <Td>
-                    {t.revokedAt ? (
-                      <Badge tone="danger">
-                        <span title={formatDateTime(t.revokedAt)}>Revoked {formatRelative(t.revokedAt, now)}</span>
-                      </Badge>
-                    ) : (
-                      <Badge tone="ok">Active</Badge>
-                    )}
-                  </Td>
-                  <Td className="whitespace-nowrap text-right">
-                    {!t.revokedAt && (
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        aria-label={`Client configuration for ${t.name}`}
-                        onClick={() => setConfiguring(t)}
-                      >
-                        Client configuration
-                      </Button>
-                    )}
-                    {canWrite && !t.revokedAt && (
-                      <Button size="sm" variant="ghost" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
-                        Revoke
-                      </Button>
-                    )}
-                  </Td>
+        <QueryView
+          query={tokens}
+          loadingLabel="Loading agent tokens"
+          loadingRows={3}
+          empty={
+            <EmptyState title="No agent tokens" icon={<KeyRound className="size-8" />} action={create}>
+              No agent can connect as {identity.name} until it has a token.
+              {!canWrite && " Creating one needs the operator role."}
+            </EmptyState>
+          }
+        >
+          {(data) => (
+            <Table aria-label="Agent tokens">
+              <thead>
+                <tr>
+                  <Th>Name</Th>
+                  <Th>Token</Th>
+                  <Th>Created</Th>
+                  <Th>Last used</Th>
+                  <Th>Status</Th>
+                  <Th>
+                    <span className="sr-only">Actions</span>
+                  </Th>
                 </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
+              </thead>
+              <tbody>
+                {data.map((t) => (
+                  <tr key={t.id} data-testid="agent-token-row">
+                    <Td className="font-medium">{t.name}</Td>
+                    <Td>
+                      {/* The stored prefix ends with its own ellipsis. */}
+                      <code className="font-mono text-xs">{t.prefix}</code>
+                    </Td>
+                    <Td className="whitespace-nowrap text-muted" title={formatDateTime(t.createdAt)}>
+                      {formatRelative(t.createdAt, now)}
+                    </Td>
+                    <Td
+                      className="whitespace-nowrap text-muted"
+                      title={t.lastUsedAt ? formatDateTime(t.lastUsedAt) : undefined}
+                    >
+                      {formatRelative(t.lastUsedAt, now)}
+                    </Td>
+                    <Td>
+                      {t.revokedAt ? (
+                        <Badge tone="danger">
+                          <span title={formatDateTime(t.revokedAt)}>Revoked {formatRelative(t.revokedAt, now)}</span>
+                        </Badge>
+                      ) : (
+                        <Badge tone="ok">Active</Badge>
+                      )}
+                    </Td>
+                    <Td className="whitespace-nowrap text-right">
+                      {!t.revokedAt && (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          aria-label={`Client configuration for ${t.name}`}
+                          onClick={() => setConfiguring(t)}
+                        >
+                          Client configuration
+                        </Button>
+                      )}
+                      {canWrite && !t.revokedAt && (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          aria-label={`Revoke ${t.name}`}
+                          onClick={() => setRevoking(t)}
+                        >
+                          Revoke
+                        </Button>
+                      )}
+                    </Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </QueryView>
       </div>
       {creating && (
         <CreateTokenDialog

@@ -4,8 +4,7 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
-import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/field";
+import { ClearFilters, FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";
 import { formatBytes } from "@/components/ui/format";
 import { EmptyState } from "@/components/ui/states";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
@@ -130,44 +129,33 @@ export function HoldingsTable({ identity }: { identity: IdentityView }) {
         <h2 id="holdings-heading" className="text-sm font-semibold">
           Tools held
         </h2>
-        <search className="flex flex-wrap gap-2">
-          <label className="sr-only" htmlFor="holdings-search">
-            Search held Tools
-          </label>
-          <Input
+        <FilterBar className="mb-0">
+          <FilterInput
             id="holdings-search"
-            type="search"
+            label="Search held Tools"
             placeholder="Search name or description…"
             value={search}
-            onChange={(e) => setSearch(e.target.value)}
+            onValue={setSearch}
             className="w-64"
           />
           {identity.sources.length > 1 && (
-            <>
-              <label className="sr-only" htmlFor="holdings-source">
-                Source
-              </label>
-              <Select
-                id="holdings-source"
-                value={sourceId}
-                onChange={(e) => setFilters({ source: e.target.value })}
-                className="w-48"
-              >
-                <option value="">All Sources</option>
-                {identity.sources.map((s) => (
-                  <option key={s.sourceId} value={s.sourceId}>
-                    {s.name}
-                  </option>
-                ))}
-              </Select>
-            </>
+            <FilterSelect
+              id="holdings-source"
+              label="Source"
+              value={sourceId}
+              onValue={(v) => setFilters({ source: v })}
+              className="w-48"
+            >
+              <option value="">All Sources</option>
+              {identity.sources.map((s) => (
+                <option key={s.sourceId} value={s.sourceId}>
+                  {s.name}
+                </option>
+              ))}
+            </FilterSelect>
           )}
-          {narrowed && (
-            <Button variant="ghost" onClick={clearFilters}>
-              Clear filters
-            </Button>
-          )}
-        </search>
+          <ClearFilters shown={narrowed} onClear={clearFilters} />
+        </FilterBar>
       </div>
       <ListStatus list={list} noun={["Tool", "Tools"]} narrowed={narrowed} testId="holdings-total">
         {!narrowed && !list.isPending && ", under the model-facing names its agents see"}

@@ -1,7 +1,6 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { IdentityCalls } from "@/components/calls/identity-calls";
 import { IdentityScopes } from "@/components/memory/identity-scopes";
@@ -9,10 +8,11 @@ import { useTRPC } from "@/components/trpc/client";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { DetailQuery } from "@/components/ui/query-view";
 import { type TabItem, Tabs } from "@/components/ui/tabs";
 import { useUrlState } from "@/components/ui/use-url-state";
 import { AgentTokens } from "./agent-tokens";
+import { AwaitingReviewAlert } from "./awaiting-review-alert";
 import { BudgetBar } from "./budget-bar";
 import { BudgetPanel } from "./budget-panel";
 import { ConfusableTools } from "./confusable-tools";
@@ -35,38 +35,17 @@ export function IdentityDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const identity = useQuery({ ...trpc.identities.get.queryOptions({ id }), refetchInterval: REFRESH_MS });
 
-  if (identity.isPending)
-    return (
-      <>
-        <Breadcrumbs items={[{ href: "/agents", label: "Agent Identities" }, { label: "Loading…" }]} />
-        <PageHeader title="Agent Identity" />
-        <LoadingRows label="Loading the Agent Identity" />
-      </>
-    );
-  if (identity.isError) {
-    const missing = (identity.error.data as { httpStatus?: number } | undefined)?.httpStatus === 404;
-    return (
-      <>
-        <Breadcrumbs items={[{ href: "/agents", label: "Agent Identities" }, { label: "Not found" }]} />
-        <PageHeader title={missing ? "Agent Identity not found" : "Agent Identity"} />
-        {missing ? (
-          <EmptyState
-            title="This Agent Identity does not exist"
-            action={
-              <Link href="/agents" className="text-accent underline">
-                Back to Agent Identities
-              </Link>
-            }
-          >
-            It may have been deleted.
-          </EmptyState>
-        ) : (
-          <ErrorState error={identity.error} retry={() => identity.refetch()} />
-        )}
-      </>
-    );
-  }
-  return <IdentityLoaded identity={identity.data} />;
+  return (
+    <DetailQuery
+      query={identity}
+      parent={{ href: "/agents", label: "Agent Identities" }}
+      noun="Agent Identity"
+      loadingLabel="Loading the Agent Identity"
+      missing={{ title: "This Agent Identity does not exist", body: "It may have been deleted." }}
+    >
+      {(data) => <IdentityLoaded identity={data} />}
+    </DetailQuery>
+  );
 }
 
 function IdentityLoaded({ identity }: { identity: IdentityView }) {
@@ -102,6 +81,7 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
         }
       />
       <OverBudgetAlert identity={identity} />
+      <AwaitingReviewAlert identityId={identity.id} />
 
       <section
         aria-label="At a glance"

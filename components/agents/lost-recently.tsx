@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
-import { Input } from "@/components/ui/field";
+import { FilterBar, FilterInput } from "@/components/ui/filter-bar";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { EmptyState } from "@/components/ui/states";
@@ -150,16 +150,13 @@ export function LostRecently({ identityId }: { identityId: string }) {
             )}
           </p>
         </div>
-        <search className="flex flex-wrap items-center gap-2">
-          <label className="sr-only" htmlFor="lost-search">
-            Search recent changes
-          </label>
-          <Input
+        <FilterBar className="items-center">
+          <FilterInput
             id="lost-search"
-            type="search"
+            label="Search recent changes"
             placeholder="Search Tool or Source…"
             value={search}
-            onChange={(e) => setSearch(e.target.value)}
+            onValue={setSearch}
             className="w-64"
           />
           <SegmentedControl
@@ -168,7 +165,7 @@ export function LostRecently({ identityId }: { identityId: string }) {
             value={include}
             onChange={(v) => setParams({ show: v === "losses" ? null : v })}
           />
-        </search>
+        </FilterBar>
       </div>
       <ListStatus list={changes} noun={NOUNS[include]} narrowed={narrowed} testId="lost-total" />
       <ListBody

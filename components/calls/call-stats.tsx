@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useTRPC } from "@/components/trpc/client";
 import { Card, CardHeader } from "@/components/ui/card";
 import { formatCount } from "@/components/ui/format";
-import { ErrorState, LoadingRows } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
 import { formatMs, formatRate } from "./labels";
 import type { CallStatsView } from "./types";
 
@@ -39,13 +39,9 @@ export function CallStats({
         }
       />
       <div className="p-4 pt-0">
-        {stats.isPending ? (
-          <LoadingRows rows={2} label="Counting calls" />
-        ) : stats.isError ? (
-          <ErrorState error={stats.error} retry={() => stats.refetch()} />
-        ) : (
-          <StatsBody stats={stats.data} />
-        )}
+        <QueryView query={stats} loadingLabel="Counting calls" loadingRows={2}>
+          {(data) => <StatsBody stats={data} />}
+        </QueryView>
       </div>
     </Card>
   );

@@ -5,7 +5,8 @@ import { useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/field";
+import { Input } from "@/components/ui/field";
+import { ClearFilters, FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";
 import { PageHeader } from "@/components/ui/page-header";
 import { useUrlState } from "@/components/ui/use-url-state";
 import { CallsTable } from "./calls-table";
@@ -35,24 +36,21 @@ export function CallsPage() {
         description="Every Tool Call agents made through /mcp: who, which Tool, how it ended, how long it took. Arguments and results are kept only where an admin turned on payload capture."
         actions={<RetentionSetting />}
       />
-      <search className="mb-1 flex flex-wrap gap-2">
-        <label className="sr-only" htmlFor="calls-tool">
-          Tool name
-        </label>
-        <Input
+      <FilterBar className="mb-1">
+        <FilterInput
           id="calls-tool"
+          label="Tool name"
           placeholder="Tool name, exactly"
           value={filters.tool}
-          onChange={(e) => setFilters({ tool: e.target.value.trim() })}
+          onValue={(v) => setFilters({ tool: v.trim() })}
           className="w-56"
+          type="text"
         />
-        <label className="sr-only" htmlFor="calls-outcome">
-          Outcome
-        </label>
-        <Select
+        <FilterSelect
           id="calls-outcome"
+          label="Outcome"
           value={outcome ?? ""}
-          onChange={(e) => setFilters({ outcome: e.target.value })}
+          onValue={(v) => setFilters({ outcome: v })}
           className="w-40"
         >
           <option value="">Any outcome</option>
@@ -61,16 +59,15 @@ export function CallsPage() {
               {OUTCOME_LABELS[o]}
             </option>
           ))}
-        </Select>
-        <label className="sr-only" htmlFor="calls-code">
-          Failure code
-        </label>
-        <Input
+        </FilterSelect>
+        <FilterInput
           id="calls-code"
+          label="Failure code"
           placeholder="Failure code, e.g. RATE_LIMITED"
           value={filters.code}
-          onChange={(e) => setFilters({ code: e.target.value.trim().toUpperCase() })}
+          onValue={(v) => setFilters({ code: v.trim().toUpperCase() })}
           className="w-64"
+          type="text"
         />
         {(filters.identity || filters.source || filters.toolId) && (
           <span className="self-center text-sm text-muted">
@@ -79,12 +76,8 @@ export function CallsPage() {
               .join(", ")}
           </span>
         )}
-        {narrowed && (
-          <Button variant="ghost" onClick={clear}>
-            Clear filters
-          </Button>
-        )}
-      </search>
+        <ClearFilters shown={narrowed} onClear={clear} />
+      </FilterBar>
       <CallsTable filters={query} unfiltered={{}} narrowed={narrowed} onClearFilters={clear} />
     </>
   );

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, type ReactNode, useContext } from "react";
-import { type Role, roleAllows } from "@/server/roles";
+import { type Role, roleAllows } from "@/universal/roles";
 
 export interface CurrentUser {
   id: string;

@@ -1,4 +1,4 @@
-import { type Role, roleAllows } from "@/server/roles";
+import { type Role, roleAllows } from "@/universal/roles";
 
 export interface NavItem {
   href: string;
@@ -19,7 +19,9 @@ export const NAV: NavSection[] = [
     items: [
       { href: "/tools/catalog", label: "Catalog" },
       { href: "/tools/sources", label: "Sources" },
+      { href: "/tools/review", label: "Review" },
       { href: "/tools/calls", label: "Calls" },
+      { href: "/tools/approvals", label: "Approvals", role: "approver" },
     ],
   },
   { label: "Agents", items: [{ href: "/agents", label: "Agent Identities" }] },

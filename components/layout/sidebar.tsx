@@ -4,7 +4,7 @@ import { Boxes, Brain, LogOut, Menu, Settings, Wrench, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { ROLE_DESCRIPTIONS, type Role } from "@/server/roles";
+import { ROLE_DESCRIPTIONS, type Role } from "@/universal/roles";
 import { cn } from "../ui/cn";
 import { authClient } from "./auth-client";
 import { navFor } from "./nav";

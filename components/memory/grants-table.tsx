@@ -12,7 +12,7 @@ import { Select } from "@/components/ui/field";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
-import { roleAllows } from "@/server/roles";
+import { roleAllows } from "@/universal/roles";
 
 export type Access = "read" | "write";
 

@@ -7,7 +7,8 @@ import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { Input, Select } from "@/components/ui/field";
+import { Input } from "@/components/ui/field";
+import { FilterInput, FilterSelect } from "@/components/ui/filter-bar";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { EmptyState } from "@/components/ui/states";
 import { useDebounced } from "@/components/ui/use-debounced";
@@ -188,26 +189,21 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
     <>
       <search className="mb-4 space-y-3" aria-label="Memory filters">
         <div className="flex flex-wrap items-center gap-2">
-          <label className="sr-only" htmlFor="memory-search">
-            Search memories
-          </label>
-          <Input
+          <FilterInput
             id="memory-search"
-            type="search"
+            label="Search memories"
             placeholder="Words, a question or a phrase…"
             value={search}
-            onChange={(e) => setSearch(e.target.value)}
+            onValue={setSearch}
             className="w-full md:w-auto md:max-w-md md:flex-1"
             maxLength={1000}
           />
           <TagsInput value={filters.tags} onChange={(v) => setFilters({ tags: v || null })} />
-          <label className="sr-only" htmlFor="memory-thread">
-            Thread
-          </label>
-          <Select
+          <FilterSelect
             id="memory-thread"
+            label="Thread"
             value={filters.thread}
-            onChange={(e) => setFilters({ thread: e.target.value })}
+            onValue={(v) => setFilters({ thread: v })}
             className="w-full md:w-56"
           >
             <option value="">Any thread</option>
@@ -220,7 +216,7 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
                 {t.archivedAt ? " (archived)" : ""}
               </option>
             ))}
-          </Select>
+          </FilterSelect>
         </div>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <fieldset className="flex flex-wrap items-center gap-1.5">
@@ -346,18 +342,15 @@ function TagsInput({ value, onChange }: { value: string; onChange: (v: string) =
     setText((t) => ((joinParam(listParam(t.toLowerCase())) ?? "") === value ? t : value));
   }, [value]);
   return (
-    <>
-      <label className="sr-only" htmlFor="memory-tags">
-        Tags (comma-separated; every one must match)
-      </label>
-      <Input
-        id="memory-tags"
-        placeholder="Tags, e.g. payments-api, incident"
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        className="w-full md:w-64"
-      />
-    </>
+    <FilterInput
+      id="memory-tags"
+      label="Tags (comma-separated; every one must match)"
+      placeholder="Tags, e.g. payments-api, incident"
+      value={text}
+      onValue={setText}
+      className="w-full md:w-64"
+      type="text"
+    />
   );
 }
 

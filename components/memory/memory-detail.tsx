@@ -15,8 +15,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Facts } from "@/components/ui/facts";
 import { formatBytes, formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { parseError } from "@/components/ui/parse-error";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { DetailQuery } from "@/components/ui/query-view";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
 import { AddToThreadDialog } from "./add-to-thread-dialog";
@@ -29,38 +28,21 @@ import { rememberScope } from "./use-memory-scope";
 export function MemoryDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const memory = useQuery(trpc.memories.get.queryOptions({ id }));
-  if (memory.isPending)
-    return (
-      <>
-        <Breadcrumbs items={[{ href: "/memory/memories", label: "Memories" }, { label: "Loading…" }]} />
-        <PageHeader title="Memory" />
-        <LoadingRows label="Loading the memory" />
-      </>
-    );
-  if (memory.isError) {
-    const missing = parseError(memory.error)?.status === 404;
-    return (
-      <>
-        <Breadcrumbs items={[{ href: "/memory/memories", label: "Memories" }, { label: "Not found" }]} />
-        <PageHeader title={missing ? "Memory not found" : "Memory"} />
-        {missing ? (
-          <EmptyState
-            title="No memory with this id"
-            action={
-              <Link href="/memory/memories" className="text-accent underline">
-                Search memories
-              </Link>
-            }
-          >
-            It never existed here, or it is in a scope you cannot read.
-          </EmptyState>
-        ) : (
-          <ErrorState error={memory.error} retry={() => memory.refetch()} />
-        )}
-      </>
-    );
-  }
-  return <MemoryLoaded memory={memory.data} />;
+  return (
+    <DetailQuery
+      query={memory}
+      parent={{ href: "/memory/memories", label: "Memories" }}
+      noun="Memory"
+      loadingLabel="Loading the memory"
+      missing={{
+        title: "No memory with this id",
+        body: "It never existed here, or it is in a scope you cannot read.",
+        back: "Search memories",
+      }}
+    >
+      {(data) => <MemoryLoaded memory={data} />}
+    </DetailQuery>
+  );
 }
 
 function MemoryLoaded({ memory }: { memory: MemoryView }) {

@@ -15,8 +15,8 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Facts } from "@/components/ui/facts";
 import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { parseError } from "@/components/ui/parse-error";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { DetailQuery } from "@/components/ui/query-view";
+import { ErrorState, LoadingRows } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
 import { GrantsTable } from "./grants-table";
 import { intervalLabel, ScopeFormDialog } from "./scope-form-dialog";
@@ -26,39 +26,17 @@ import { rememberScope } from "./use-memory-scope";
 export function ScopeDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const scope = useQuery(trpc.scopes.get.queryOptions({ scopeId: id }));
-  const crumbs = (label: string) => <Breadcrumbs items={[{ href: "/memory/scopes", label: "Scopes" }, { label }]} />;
-  if (scope.isPending)
-    return (
-      <>
-        {crumbs("Loading…")}
-        <PageHeader title="Scope" />
-        <LoadingRows label="Loading the scope" />
-      </>
-    );
-  if (scope.isError) {
-    const missing = parseError(scope.error)?.status === 404;
-    return (
-      <>
-        {crumbs("Not found")}
-        <PageHeader title={missing ? "Scope not found" : "Scope"} />
-        {missing ? (
-          <EmptyState
-            title="This scope does not exist"
-            action={
-              <Link href="/memory/scopes" className="text-accent underline">
-                Back to Scopes
-              </Link>
-            }
-          >
-            It may have been deleted.
-          </EmptyState>
-        ) : (
-          <ErrorState error={scope.error} retry={() => scope.refetch()} />
-        )}
-      </>
-    );
-  }
-  return <ScopeLoaded scope={scope.data} />;
+  return (
+    <DetailQuery
+      query={scope}
+      parent={{ href: "/memory/scopes", label: "Scopes" }}
+      noun="Scope"
+      loadingLabel="Loading the scope"
+      missing={{ title: "This scope does not exist", body: "It may have been deleted." }}
+    >
+      {(data) => <ScopeLoaded scope={data} />}
+    </DetailQuery>
+  );
 }
 
 function ScopeLoaded({ scope }: { scope: ScopeItem }) {

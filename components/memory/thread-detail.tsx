@@ -13,8 +13,8 @@ import { Callout } from "@/components/ui/callout";
 import { cn } from "@/components/ui/cn";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { parseError } from "@/components/ui/parse-error";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { DetailQuery } from "@/components/ui/query-view";
+import { EmptyState } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
 import { useNow } from "@/components/ui/use-now";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
@@ -32,39 +32,20 @@ export function ThreadDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   // The thread and its counts; its members are a list of their own (threads.members).
   const pages = useQuery(trpc.threads.get.queryOptions({ threadId: id, limit: 1 }));
-  const crumbs = (label: string) => <Breadcrumbs items={[{ href: "/memory/threads", label: "Threads" }, { label }]} />;
-  if (pages.isPending)
-    return (
-      <>
-        {crumbs("Loading…")}
-        <PageHeader title="Thread" />
-        <LoadingRows label="Loading the thread" />
-      </>
-    );
-  if (pages.isError) {
-    const missing = parseError(pages.error)?.status === 404;
-    return (
-      <>
-        {crumbs("Not found")}
-        <PageHeader title={missing ? "Thread not found" : "Thread"} />
-        {missing ? (
-          <EmptyState
-            title="This thread does not exist"
-            action={
-              <Link href="/memory/threads" className="text-accent underline">
-                Back to Threads
-              </Link>
-            }
-          >
-            It may have been deleted; its memories are still in their scope.
-          </EmptyState>
-        ) : (
-          <ErrorState error={pages.error} retry={() => pages.refetch()} />
-        )}
-      </>
-    );
-  }
-  return <ThreadLoaded thread={pages.data} />;
+  return (
+    <DetailQuery
+      query={pages}
+      parent={{ href: "/memory/threads", label: "Threads" }}
+      noun="Thread"
+      loadingLabel="Loading the thread"
+      missing={{
+        title: "This thread does not exist",
+        body: "It may have been deleted; its memories are still in their scope.",
+      }}
+    >
+      {(data) => <ThreadLoaded thread={data} />}
+    </DetailQuery>
+  );
 }
 
 interface MemberActions {

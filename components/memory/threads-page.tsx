@@ -7,7 +7,7 @@ import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/field";
+import { ClearFilters, FilterBar, FilterInput } from "@/components/ui/filter-bar";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { EmptyState } from "@/components/ui/states";
@@ -139,17 +139,13 @@ function ScopeThreads({ scope, onCreate }: { scope: ScopeItem; onCreate?: () => 
 
   return (
     <>
-      <search className="mb-4 flex flex-wrap items-center gap-2">
-        <label className="sr-only" htmlFor="threads-search">
-          Search threads by name
-        </label>
-        <Input
+      <FilterBar className="mb-4 items-center">
+        <FilterInput
           id="threads-search"
-          type="search"
+          label="Search threads by name"
           placeholder="Search by name…"
           value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          className="max-w-xs"
+          onValue={setSearch}
         />
         <SegmentedControl
           label="Show"
@@ -157,12 +153,8 @@ function ScopeThreads({ scope, onCreate }: { scope: ScopeItem; onCreate?: () => 
           value={status}
           onChange={(v) => setFilters({ status: v === "active" ? null : v })}
         />
-        {filtered && (
-          <Button variant="ghost" onClick={clear}>
-            Clear filters
-          </Button>
-        )}
-      </search>
+        <ClearFilters shown={filtered} onClear={clear} />
+      </FilterBar>
       <ListStatus list={threads} noun={["thread", "threads"]} narrowed={searched} testId="threads-total">
         {!threads.isPending && status !== "active" && (status === "archived" ? ", archived" : ", active and archived")}
       </ListStatus>

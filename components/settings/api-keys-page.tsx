@@ -13,10 +13,11 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { ForbiddenState } from "@/components/ui/forbidden";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState, ErrorState } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
-import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/server/roles";
+import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/universal/roles";
 
 export function ApiKeysPage() {
   const isAdmin = useCan("admin");
@@ -56,69 +57,71 @@ export function ApiKeysPage() {
           <ErrorState error={revoke.error} />
         </div>
       )}
-      {keys.isPending ? (
-        <LoadingRows label="Loading API keys" />
-      ) : keys.isError ? (
-        <ErrorState error={keys.error} retry={() => keys.refetch()} />
-      ) : keys.data.length === 0 ? (
-        <EmptyState title="No API keys" action={<Button onClick={() => setCreating(true)}>Create API key</Button>}>
-          Create one for each script or pipeline, so each can be revoked on its own.
-        </EmptyState>
-      ) : (
-        <Table aria-label="API keys">
-          <thead>
-            <tr>
-              <Th>Name</Th>
-              <Th>Role</Th>
-              <Th>Key</Th>
-              <Th>Created</Th>
-              <Th>Last used</Th>
-              <Th>Status</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((k) => (
-              <tr key={k.id} data-testid="api-key-row">
-                <Td className="font-medium">{k.name}</Td>
-                <Td>{k.role}</Td>
-                <Td>
-                  <code className="font-mono text-xs">{k.prefix}</code>
-                </Td>
-                <Td className="text-muted" title={formatDateTime(k.createdAt)}>
-                  {formatRelative(k.createdAt)}
-                  {k.createdBy ? ` by ${k.createdBy.email}` : ""}
-                </Td>
-                <Td className="text-muted">{formatRelative(k.lastUsedAt)}</Td>
-                <Td>
-                  {k.revokedAt ? (
-                    <Badge tone="danger">Revoked {formatRelative(k.revokedAt)}</Badge>
-                  ) : (
-                    <Badge tone="ok">Active</Badge>
-                  )}
-                </Td>
-                <Td className="text-right">
-                  {!k.revokedAt && (
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      disabled={revoke.isPending}
-                      onClick={() => {
-                        if (confirm(`Revoke "${k.name}"? Requests using it will get 401 at once.`))
-                          revoke.mutate({ id: k.id });
-                      }}
-                    >
-                      Revoke
-                    </Button>
-                  )}
-                </Td>
+      <QueryView
+        query={keys}
+        loadingLabel="Loading API keys"
+        empty={
+          <EmptyState title="No API keys" action={<Button onClick={() => setCreating(true)}>Create API key</Button>}>
+            Create one for each script or pipeline, so each can be revoked on its own.
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <Table aria-label="API keys">
+            <thead>
+              <tr>
+                <Th>Name</Th>
+                <Th>Role</Th>
+                <Th>Key</Th>
+                <Th>Created</Th>
+                <Th>Last used</Th>
+                <Th>Status</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
               </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
+            </thead>
+            <tbody>
+              {data.map((k) => (
+                <tr key={k.id} data-testid="api-key-row">
+                  <Td className="font-medium">{k.name}</Td>
+                  <Td>{k.role}</Td>
+                  <Td>
+                    <code className="font-mono text-xs">{k.prefix}</code>
+                  </Td>
+                  <Td className="text-muted" title={formatDateTime(k.createdAt)}>
+                    {formatRelative(k.createdAt)}
+                    {k.createdBy ? ` by ${k.createdBy.email}` : ""}
+                  </Td>
+                  <Td className="text-muted">{formatRelative(k.lastUsedAt)}</Td>
+                  <Td>
+                    {k.revokedAt ? (
+                      <Badge tone="danger">Revoked {formatRelative(k.revokedAt)}</Badge>
+                    ) : (
+                      <Badge tone="ok">Active</Badge>
+                    )}
+                  </Td>
+                  <Td className="text-right">
+                    {!k.revokedAt && (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        disabled={revoke.isPending}
+                        onClick={() => {
+                          if (confirm(`Revoke "${k.name}"? Requests using it will get 401 at once.`))
+                            revoke.mutate({ id: k.id });
+                        }}
+                      >
+                        Revoke
+                      </Button>
+                    )}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </QueryView>
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={invalidate} />
     </>
   );

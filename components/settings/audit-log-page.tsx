@@ -4,8 +4,7 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/field";
+import { ClearFilters, FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/states";
@@ -122,48 +121,34 @@ export function AuditLogPage() {
         title="Audit log"
         description="Every change: who made it (a person, an API key, an agent or Quartermaster itself), what, when, and to which object."
       />
-      <search className="mb-1 flex flex-wrap gap-2">
-        <label className="sr-only" htmlFor="audit-search">
-          Search the audit log
-        </label>
-        <Input
+      <FilterBar className="mb-1">
+        <FilterInput
           id="audit-search"
+          label="Search the audit log"
           placeholder="Search actor, action or object…"
           value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          className="max-w-xs"
+          onValue={setSearch}
+          type="text"
         />
-        <label className="sr-only" htmlFor="audit-actor">
-          Actor
-        </label>
-        <Select
+        <FilterSelect
           id="audit-actor"
+          label="Actor"
           value={actorType ?? ""}
-          onChange={(e) => setFilters({ actor: e.target.value })}
+          onValue={(v) => setFilters({ actor: v })}
           className="w-48"
-        >
-          {ACTOR_TYPES.map((a) => (
-            <option key={a.value} value={a.value}>
-              {a.label}
-            </option>
-          ))}
-        </Select>
-        <label className="sr-only" htmlFor="audit-action">
-          Action
-        </label>
-        <Input
+          options={ACTOR_TYPES}
+        />
+        <FilterInput
           id="audit-action"
+          label="Action"
           placeholder="Action, e.g. api_key"
           value={filters.action}
-          onChange={(e) => setFilters({ action: e.target.value })}
+          onValue={(v) => setFilters({ action: v })}
           className="w-48"
+          type="text"
         />
-        {narrowed && (
-          <Button variant="ghost" onClick={clearFilters}>
-            Clear filters
-          </Button>
-        )}
-      </search>
+        <ClearFilters shown={narrowed} onClear={clearFilters} />
+      </FilterBar>
       <ListStatus list={events} noun={["event", "events"]} narrowed={narrowed} testId="audit-total" />
       <ListBody
         list={events}

@@ -12,10 +12,11 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { ForbiddenState } from "@/components/ui/forbidden";
 import { formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState, ErrorState } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
-import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/server/roles";
+import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/universal/roles";
 
 export function UsersPage() {
   const isAdmin = useCan("admin");
@@ -69,69 +70,69 @@ export function UsersPage() {
           <ErrorState error={update.error} />
         </div>
       )}
-      {users.isPending ? (
-        <LoadingRows label="Loading users" />
-      ) : users.isError ? (
-        <ErrorState error={users.error} retry={() => users.refetch()} />
-      ) : users.data.length === 0 ? (
-        <EmptyState title="No users yet" action={<Button onClick={() => setAdding(true)}>Add user</Button>} />
-      ) : (
-        <Table aria-label="Users">
-          <thead>
-            <tr>
-              <Th>Name</Th>
-              <Th>Email</Th>
-              <Th>Role</Th>
-              <Th>Status</Th>
-              <Th>Last seen</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.map((u) => (
-              <tr key={u.id}>
-                <Td className="font-medium">
-                  {u.name}
-                  {u.id === me.id && <span className="ml-1 text-xs text-muted">(you)</span>}
-                </Td>
-                <Td>{u.email}</Td>
-                <Td>
-                  <Select
-                    aria-label={`Role of ${u.email}`}
-                    value={u.role}
-                    className="w-32"
-                    disabled={update.isPending}
-                    onChange={(e) => update.mutate({ id: u.id, role: e.target.value as Role })}
-                  >
-                    {ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </Select>
-                </Td>
-                <Td>{u.disabledAt ? <Badge tone="danger">Disabled</Badge> : <Badge tone="ok">Active</Badge>}</Td>
-                <Td className="text-muted">{formatRelative(u.lastSeenAt)}</Td>
-                <Td className="whitespace-nowrap text-right">
-                  <Button size="sm" variant="ghost" onClick={() => setResetting({ id: u.id, email: u.email })}>
-                    Reset password
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    disabled={update.isPending}
-                    onClick={() => update.mutate({ id: u.id, disabled: !u.disabledAt })}
-                  >
-                    {u.disabledAt ? "Enable" : "Disable"}
-                  </Button>
-                </Td>
+      <QueryView
+        query={users}
+        loadingLabel="Loading users"
+        empty={<EmptyState title="No users yet" action={<Button onClick={() => setAdding(true)}>Add user</Button>} />}
+      >
+        {(data) => (
+          <Table aria-label="Users">
+            <thead>
+              <tr>
+                <Th>Name</Th>
+                <Th>Email</Th>
+                <Th>Role</Th>
+                <Th>Status</Th>
+                <Th>Last seen</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
               </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
+            </thead>
+            <tbody>
+              {data.map((u) => (
+                <tr key={u.id}>
+                  <Td className="font-medium">
+                    {u.name}
+                    {u.id === me.id && <span className="ml-1 text-xs text-muted">(you)</span>}
+                  </Td>
+                  <Td>{u.email}</Td>
+                  <Td>
+                    <Select
+                      aria-label={`Role of ${u.email}`}
+                      value={u.role}
+                      className="w-32"
+                      disabled={update.isPending}
+                      onChange={(e) => update.mutate({ id: u.id, role: e.target.value as Role })}
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </Select>
+                  </Td>
+                  <Td>{u.disabledAt ? <Badge tone="danger">Disabled</Badge> : <Badge tone="ok">Active</Badge>}</Td>
+                  <Td className="text-muted">{formatRelative(u.lastSeenAt)}</Td>
+                  <Td className="whitespace-nowrap text-right">
+                    <Button size="sm" variant="ghost" onClick={() => setResetting({ id: u.id, email: u.email })}>
+                      Reset password
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      disabled={update.isPending}
+                      onClick={() => update.mutate({ id: u.id, disabled: !u.disabledAt })}
+                    >
+                      {u.disabledAt ? "Enable" : "Disable"}
+                    </Button>
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </QueryView>
       <AddUserDialog open={adding} onClose={() => setAdding(false)} onDone={invalidate} />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
     </>

@@ -5,8 +5,7 @@ import { Plug } from "lucide-react";
 import Link from "next/link";
 import { useCallback } from "react";
 import { useTRPC } from "@/components/trpc/client";
-import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/field";
+import { ClearFilters, FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";
 import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/states";
@@ -95,25 +94,20 @@ export function CatalogPage() {
         title="Tools Catalog"
         description="Every Tool that any Source publishes, and whether a model can be offered it."
       />
-      <search className="mb-3 flex flex-wrap items-center gap-2">
-        <label className="sr-only" htmlFor="catalog-search">
-          Search Tools
-        </label>
-        <Input
+      <FilterBar className="mb-3 items-center">
+        <FilterInput
           id="catalog-search"
-          type="search"
+          label="Search Tools"
           placeholder="Search name, model-facing name, description…"
           value={search}
-          onChange={(e) => setSearch(e.target.value)}
+          onValue={setSearch}
           className="w-full md:w-80"
         />
-        <label className="sr-only" htmlFor="catalog-source">
-          Source
-        </label>
-        <Select
+        <FilterSelect
           id="catalog-source"
+          label="Source"
           value={filters.source}
-          onChange={(e) => setFilters({ source: e.target.value })}
+          onValue={(v) => setFilters({ source: v })}
           className="w-full md:w-56"
         >
           <option value="">All Sources</option>
@@ -123,14 +117,12 @@ export function CatalogPage() {
               {s.name} ({formatCount(s.toolCount)})
             </option>
           ))}
-        </Select>
-        <label className="sr-only" htmlFor="catalog-state">
-          Model compatibility
-        </label>
-        <Select
+        </FilterSelect>
+        <FilterSelect
           id="catalog-state"
+          label="Model compatibility"
           value={state ?? ""}
-          onChange={(e) => setFilters({ state: e.target.value })}
+          onValue={(v) => setFilters({ state: v })}
           className="w-full md:w-64"
         >
           <option value="">All states{everything !== undefined ? ` (${formatCount(everything)})` : ""}</option>
@@ -142,13 +134,9 @@ export function CatalogPage() {
               {COMPATIBILITY_LABELS[s]} ({formatCount(facets.data?.states[s] ?? 0)})
             </option>
           ))}
-        </Select>
-        {filtered && (
-          <Button variant="ghost" onClick={clearFilters}>
-            Clear filters
-          </Button>
-        )}
-      </search>
+        </FilterSelect>
+        <ClearFilters shown={filtered} onClear={clearFilters} />
+      </FilterBar>
       <ListStatus list={catalog} noun={["Tool", "Tools"]} narrowed={filtered} testId="catalog-total" />
       <ListBody
         list={catalog}

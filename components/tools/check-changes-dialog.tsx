@@ -5,7 +5,7 @@ import { useCallback } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Dialog } from "@/components/ui/dialog";
-import { Input } from "@/components/ui/field";
+import { FilterInput } from "@/components/ui/filter-bar";
 import { EmptyState } from "@/components/ui/states";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
@@ -84,15 +84,12 @@ function CheckChanges({ checkId }: { checkId: string }) {
   return (
     <div className="space-y-2">
       <search>
-        <label className="sr-only" htmlFor="check-changes-search">
-          Search changed Tools
-        </label>
-        <Input
+        <FilterInput
           id="check-changes-search"
-          type="search"
+          label="Search changed Tools"
           placeholder="Search Tool name…"
           value={search}
-          onChange={(e) => setSearch(e.target.value)}
+          onValue={setSearch}
           className="w-full"
         />
       </search>

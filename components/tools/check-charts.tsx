@@ -5,7 +5,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { Card, CardHeader } from "@/components/ui/card";
 import { type ChartPoint, LineChart } from "@/components/ui/chart/line-chart";
 import { formatBytes, formatCount } from "@/components/ui/format";
-import { ErrorState, LoadingRows } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
 import { TRIGGER_LABELS } from "./labels";
 
 // The newest checks a chart draws: enough for a week of hourly checks.
@@ -27,13 +27,9 @@ export function CheckCharts({ sourceId, isHost }: { sourceId: string; isHost: bo
         description={`Tools and definition bytes at each ${what}, oldest to newest; a cross marks a failed ${what}.`}
       />
       <div className="p-4">
-        {checks.isPending ? (
-          <LoadingRows rows={2} label="Loading the history" />
-        ) : checks.isError ? (
-          <ErrorState error={checks.error} retry={() => checks.refetch()} />
-        ) : (
-          <Charts rows={checks.data.items} />
-        )}
+        <QueryView query={checks} loadingLabel="Loading the history" loadingRows={2}>
+          {(data) => <Charts rows={data.items} />}
+        </QueryView>
       </div>
     </Card>
   );

@@ -6,6 +6,7 @@ import { IdentityStateBadge } from "@/components/agents/identity-state-badge";
 import { useTRPC } from "@/components/trpc/client";
 import { Card, CardHeader } from "@/components/ui/card";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
+import { QueryView } from "@/components/ui/query-view";
 import { ErrorState, LoadingRows } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
 import { LIMITS } from "@/server/limits";
@@ -22,27 +23,28 @@ export function UsedBy({ sourceId }: { sourceId: string }) {
         description="Agent Identities that hold this Source’s Compatible Tools, and whether each is within its budget."
       />
       <div className="p-4">
-        {identities.isPending ? (
-          <LoadingRows rows={2} label="Loading the identities" />
-        ) : identities.isError ? (
-          <ErrorState error={identities.error} retry={() => identities.refetch()} />
-        ) : identities.data.length === 0 ? (
-          <p className="text-sm text-muted">No Agent Identity holds this Source yet.</p>
-        ) : (
-          <ul className="divide-y divide-border">
-            {identities.data.map((i) => (
-              <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 py-2 first:pt-0 last:pb-0">
-                <Link href={`/agents/${i.id}`} className="min-w-0 truncate font-medium text-accent hover:underline">
-                  {i.name}
-                </Link>
-                <span className="flex items-center gap-3 text-sm text-muted">
-                  <span className="tabular-nums">{formatCount(i.tools)} Tools held</span>
-                  <IdentityStateBadge state={i.state} />
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <QueryView
+          query={identities}
+          loadingLabel="Loading the identities"
+          loadingRows={2}
+          empty={<p className="text-sm text-muted">No Agent Identity holds this Source yet.</p>}
+        >
+          {(data) => (
+            <ul className="divide-y divide-border">
+              {data.map((i) => (
+                <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 py-2 first:pt-0 last:pb-0">
+                  <Link href={`/agents/${i.id}`} className="min-w-0 truncate font-medium text-accent hover:underline">
+                    {i.name}
+                  </Link>
+                  <span className="flex items-center gap-3 text-sm text-muted">
+                    <span className="tabular-nums">{formatCount(i.tools)} Tools held</span>
+                    <IdentityStateBadge state={i.state} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryView>
       </div>
     </Card>
   );

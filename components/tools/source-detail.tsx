@@ -7,6 +7,8 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { memo, useEffect, useRef, useState } from "react";
 import { CallStats } from "@/components/calls/call-stats";
 import { useCan } from "@/components/layout/current-user";
+import { SourceCallPolicyCard } from "@/components/tools/call-policy-card";
+import { SourceReviewCard } from "@/components/tools/review-policy-card";
 import { useTRPC } from "@/components/trpc/client";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { Button } from "@/components/ui/button";
@@ -14,7 +16,8 @@ import { Callout } from "@/components/ui/callout";
 import { Card, CardHeader } from "@/components/ui/card";
 import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { DetailQuery } from "@/components/ui/query-view";
+import { LoadingRows } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
 import { AssignToIdentityDialog } from "./assign-to-identity";
 import { CheckCharts as CheckChartsOf } from "./check-charts";
@@ -47,31 +50,18 @@ export function SourceDetail({ id }: { id: string }) {
   });
 
   if (deleted) return <LoadingRows label="Deleted; returning to Sources" />;
-  if (source.isPending) return <LoadingRows label="Loading the Source" />;
-  if (source.isError) {
-    const missing = (source.error.data as { httpStatus?: number } | undefined)?.httpStatus === 404;
-    return (
-      <>
-        <Breadcrumbs items={[{ href: "/tools/sources", label: "Sources" }, { label: "Not found" }]} />
-        <PageHeader title={missing ? "Source not found" : "Source"} />
-        {missing ? (
-          <EmptyState
-            title="This Source does not exist"
-            action={
-              <Link href="/tools/sources" className="text-accent underline">
-                Back to Sources
-              </Link>
-            }
-          >
-            It may have been deleted.
-          </EmptyState>
-        ) : (
-          <ErrorState error={source.error} retry={() => source.refetch()} />
-        )}
-      </>
-    );
-  }
-  return <Loaded source={source.data} onDeleted={() => setDeleted(true)} />;
+  return (
+    <DetailQuery
+      query={source}
+      parent={{ href: "/tools/sources", label: "Sources" }}
+      noun="Source"
+      loadingLabel="Loading the Source"
+      bareLoading
+      missing={{ title: "This Source does not exist", body: "It may have been deleted." }}
+    >
+      {(data) => <Loaded source={data} onDeleted={() => setDeleted(true)} />}
+    </DetailQuery>
+  );
 }
 
 /** A new Connection's first check: under way, then what it found (the callout stays, its words move on). */
@@ -225,6 +215,10 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
         <UsedBy sourceId={source.id} />
 
         <CallStats subject="source" id={source.id} />
+
+        <SourceCallPolicyCard sourceId={source.id} policy={source.callPolicy} />
+
+        <SourceReviewCard sourceId={source.id} policy={source.reviewPolicy} />
 
         <section aria-labelledby="history-title">
           <h2 id="history-title" className="mb-3 text-base font-semibold">

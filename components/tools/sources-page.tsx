@@ -7,18 +7,26 @@ import { useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/field";
+import { ClearFilters, FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";
 import { formatCount } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState } from "@/components/ui/states";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { AddConnectionDialog } from "./add-connection-dialog";
 import { AddToolHostDialog } from "./add-tool-host-dialog";
+import { CallPolicyDefaultsCard } from "./call-policy-card";
 import { NetworkPolicyCard } from "./network-policy-card";
 import { SourcesTable } from "./sources-table";
 import type { SourceView } from "./types";
 
 type Kind = SourceView["kind"];
+
+const KINDS = [
+  { value: "", label: "All kinds" },
+  { value: "mcp_connection", label: "MCP Connections" },
+  { value: "sdk_tool_host", label: "SDK Tool Hosts" },
+] as const;
 
 /** Poll fast while a check is running or about to (a new Connection is checked at once). */
 function refreshEvery(sources: SourceView[] | undefined): number {
@@ -70,68 +78,56 @@ export function SourcesPage() {
         actions={addButtons || undefined}
       />
       {(filtered || (sources.data?.length ?? 0) > 0) && (
-        <search className="mb-4 flex flex-wrap items-center gap-2">
-          <label className="sr-only" htmlFor="sources-search">
-            Search Sources by name
-          </label>
-          <Input
+        <FilterBar className="mb-4 items-center">
+          <FilterInput
             id="sources-search"
-            type="search"
+            label="Search Sources by name"
             placeholder="Search by name…"
             value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            className="max-w-xs"
+            onValue={setSearch}
           />
-          <label className="sr-only" htmlFor="sources-kind">
-            Kind
-          </label>
-          <Select
+          <FilterSelect
             id="sources-kind"
+            label="Kind"
             value={filters.kind}
-            onChange={(e) => setFilters({ kind: e.target.value })}
+            onValue={(v) => setFilters({ kind: v })}
             className="w-52"
-          >
-            <option value="">All kinds</option>
-            <option value="mcp_connection">MCP Connections</option>
-            <option value="sdk_tool_host">SDK Tool Hosts</option>
-          </Select>
-          {filtered && (
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setSearch("");
-                setFilters({ q: null, kind: null });
-              }}
-            >
-              Clear filters
-            </Button>
-          )}
+            options={KINDS}
+          />
+          <ClearFilters
+            shown={filtered}
+            onClear={() => {
+              setSearch("");
+              setFilters({ q: null, kind: null });
+            }}
+          />
           {sources.data && sources.data.length > 0 && <Summary sources={sources.data} />}
-        </search>
+        </FilterBar>
       )}
-      {sources.isPending ? (
-        <LoadingRows label="Loading Sources" />
-      ) : sources.isError ? (
-        <ErrorState error={sources.error} retry={() => sources.refetch()} />
-      ) : sources.data.length === 0 ? (
-        filtered ? (
-          <EmptyState title="No Sources match these filters">Try another name or kind.</EmptyState>
-        ) : (
-          <EmptyState
-            title="No Sources yet"
-            icon={<Plug className="size-8" />}
-            action={addButtons && <div className="flex flex-wrap justify-center gap-2">{addButtons}</div>}
-          >
-            A Source publishes Tools to the catalog. An <strong>MCP Connection</strong> is a remote MCP server that
-            Quartermaster checks on a schedule; an <strong>SDK Tool Host</strong> is your own process that registers its
-            Tools over the HTTP API and sends heartbeats.
-            {!canWrite && " An operator can add one."}
-          </EmptyState>
-        )
-      ) : (
-        <SourcesTable sources={sources.data} />
-      )}
+      <QueryView
+        query={sources}
+        loadingLabel="Loading Sources"
+        empty={
+          filtered ? (
+            <EmptyState title="No Sources match these filters">Try another name or kind.</EmptyState>
+          ) : (
+            <EmptyState
+              title="No Sources yet"
+              icon={<Plug className="size-8" />}
+              action={addButtons && <div className="flex flex-wrap justify-center gap-2">{addButtons}</div>}
+            >
+              A Source publishes Tools to the catalog. An <strong>MCP Connection</strong> is a remote MCP server that
+              Quartermaster checks on a schedule; an <strong>SDK Tool Host</strong> is your own process that registers
+              its Tools over the HTTP API and sends heartbeats.
+              {!canWrite && " An operator can add one."}
+            </EmptyState>
+          )
+        }
+      >
+        {(rows) => <SourcesTable sources={rows} />}
+      </QueryView>
       <NetworkPolicyCard />
+      <CallPolicyDefaultsCard />
       <AddConnectionDialog
         open={adding === "connection"}
         onClose={() => setAdding(null)}

@@ -7,6 +7,7 @@ import { PinButton } from "@/components/agents/pin-button";
 import { CallStats } from "@/components/calls/call-stats";
 import { RateLimitCard } from "@/components/calls/rate-limit-card";
 import { useCan } from "@/components/layout/current-user";
+import { CallPolicyCard } from "@/components/tools/call-policy-card";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
@@ -16,7 +17,7 @@ import { Facts } from "@/components/ui/facts";
 import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { JsonBlock } from "@/components/ui/json-block";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { DetailQuery } from "@/components/ui/query-view";
 import { COMPATIBILITY_LABELS } from "@/server/domain/catalog/compatibility";
 import { CompatibilityBadge } from "./compatibility-badge";
 import { KIND_LABELS } from "./labels";
@@ -36,31 +37,22 @@ export function ToolDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const tool = useQuery(trpc.catalog.getTool.queryOptions({ id }));
 
-  if (tool.isPending) return <LoadingRows label="Loading the Tool" />;
-  if (tool.isError) {
-    const missing = (tool.error.data as { httpStatus?: number } | undefined)?.httpStatus === 404;
-    return (
-      <>
-        <Breadcrumbs items={[{ href: "/tools/catalog", label: "Catalog" }, { label: "Not found" }]} />
-        <PageHeader title={missing ? "Tool not found" : "Tool"} />
-        {missing ? (
-          <EmptyState
-            title="This Tool is not in the catalog"
-            action={
-              <Link href="/tools/catalog" className="text-accent underline">
-                Back to the catalog
-              </Link>
-            }
-          >
-            Its Source may have stopped publishing it, or the Source was deleted.
-          </EmptyState>
-        ) : (
-          <ErrorState error={tool.error} retry={() => tool.refetch()} />
-        )}
-      </>
-    );
-  }
-  return <Loaded tool={tool.data} />;
+  return (
+    <DetailQuery
+      query={tool}
+      parent={{ href: "/tools/catalog", label: "Catalog" }}
+      noun="Tool"
+      loadingLabel="Loading the Tool"
+      bareLoading
+      missing={{
+        title: "This Tool is not in the catalog",
+        body: "Its Source may have stopped publishing it, or the Source was deleted.",
+        back: "Back to the catalog",
+      }}
+    >
+      {(data) => <Loaded tool={data} />}
+    </DetailQuery>
+  );
 }
 
 function Loaded({ tool }: { tool: ToolDetailView }) {
@@ -150,6 +142,7 @@ function Loaded({ tool }: { tool: ToolDetailView }) {
 
         <CallStats subject="tool" id={tool.id} />
         {tool.modelFacingName && <RateLimitCard subjectType="tool" subjectId={tool.id} />}
+        <CallPolicyCard toolId={tool.id} callPolicy={tool.callPolicy} />
 
         {heldBy && (
           <Section title="Held by">
@@ -288,6 +281,18 @@ function CompatibilityCallout({ tool }: { tool: ToolDetailView }) {
       <Callout tone="ok" data-testid="compatibility-reason" title="Compatible">
         Offered to models as <code className="font-mono text-xs">{tool.modelFacingName}</code> by every Agent Identity
         that holds its Source.
+      </Callout>
+    );
+  if (state === "awaiting_review" || state === "review_rejected")
+    return (
+      <Callout tone="warn" data-testid="compatibility-reason" title={COMPATIBILITY_LABELS[state]}>
+        <p>{reason}</p>
+        <p className="mt-1">
+          <Link href="/tools/review" className="font-medium text-accent hover:underline">
+            Open Tools → Review
+          </Link>{" "}
+          to read what changed and decide.
+        </p>
       </Callout>
     );
   return (

@@ -1,5 +1,5 @@
 import { Lock } from "lucide-react";
-import type { Role } from "@/server/roles";
+import type { Role } from "@/universal/roles";
 import { EmptyState } from "./states";
 
 export function ForbiddenState({ needs, what }: { needs: Role; what: string }) {

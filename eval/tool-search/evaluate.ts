@@ -11,6 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SYSTEM } from "@/server/actor";
+import { getDb } from "@/server/db";
 import type { Exposure } from "@/server/domain/agent-tools/exposure";
 import { planListing } from "@/server/domain/agent-tools/exposure";
 import { checkNow } from "@/server/domain/catalog/checks";
@@ -112,6 +113,19 @@ export async function evaluateToolSearch(
     const source = await createMcpConnection(SYSTEM, { name: `tool search ${run}`, url: served.url });
     const check = await checkNow(SYSTEM, { id: source.id });
     if (check.status !== "succeeded") throw new Error(`the catalog check of the eval's Source ${check.status}`);
+    // The data names gold Tools as served; a model sees some under another name (two that
+    // differ only in case, say, are made unique with the Source's name): score by that one.
+    const servedAs = new Map(
+      (
+        await (
+          await getDb()
+        ).tool.findMany({
+          where: { sourceId: source.id },
+          select: { nativeName: true, modelFacingName: true },
+        })
+      ).map((t) => [t.nativeName, t.modelFacingName ?? t.nativeName]),
+    );
+    const modelGold = (gold: string[]) => gold.map((g) => servedAs.get(g) ?? g);
     const identity = await createIdentity(SYSTEM, { name: `tool-search-${run}` });
     await assignSource(SYSTEM, { identityId: identity.id, sourceId: source.id });
     const { value: token } = await createToken(SYSTEM, { identityId: identity.id, name: "eval" });
@@ -154,7 +168,7 @@ export async function evaluateToolSearch(
       latencies.push(performance.now() - started);
       if (result.isError) throw new Error(`find_tools refused question ${q.id}: ${JSON.stringify(result.content)}`);
       const names = (result.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name);
-      const rank = rankOf(names, q.gold);
+      const rank = rankOf(names, modelGold(q.gold));
       ours.push(rank);
       if (rank === null) missed.push({ id: q.id, question: query, gold: q.gold, got: names.slice(0, 3) });
       baseline.push(rankOf(bm25.rank(query, LIMIT), q.gold));

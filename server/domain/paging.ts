@@ -4,14 +4,12 @@
  * row's id) serve lists in one fixed order. Both are opaque to API clients; the console
  * builds offset cursors itself to fetch the rows around any scroll position
  * (components/ui/virtual-list, decisions/0017), so every list it shows answers
- * `{ items, total, nextCursor }` and takes an offset cursor. Pure, so the browser bundle
- * can use it.
+ * `{ items, total, nextCursor }` and takes an offset cursor, built with offsetCursor from
+ * universal/paging.ts (the browser's part).
  */
 import { DomainError } from "../errors";
 
-export function offsetCursor(offset: number): string | undefined {
-  return offset > 0 ? `o${offset}` : undefined;
-}
+export { offsetCursor } from "../../universal/paging";
 
 /** The position an offset cursor stands for (0 without one). */
 export function decodeOffsetCursor(cursor: string | undefined): number {

@@ -12,12 +12,7 @@ export function parseInput<S extends z.ZodType>(
   // Only for input that is relayed, never stored as text, and checked item by item (Tool Results).
   options: { anyText?: boolean } = {},
 ): z.output<S> {
-  const bad = options.anyText ? null : unstorableText(input);
-  if (bad)
-    throw new DomainError("INVALID_INPUT", `${bad.path}: ${bad.reason}.`, {
-      field: bad.path,
-      issues: [{ path: bad.path, message: bad.reason }],
-    });
+  if (!options.anyText) rejectUnstorable(input);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -26,4 +21,17 @@ export function parseInput<S extends z.ZodType>(
     field,
     issues: result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
   });
+}
+
+/**
+ * INVALID_INPUT naming the first text that cannot be stored (a NUL, a lone surrogate), as
+ * parseInput answers; for a transport whose own parser has checked the schema already.
+ */
+export function rejectUnstorable(input: unknown): void {
+  const bad = unstorableText(input);
+  if (bad)
+    throw new DomainError("INVALID_INPUT", `${bad.path}: ${bad.reason}.`, {
+      field: bad.path,
+      issues: [{ path: bad.path, message: bad.reason }],
+    });
 }

@@ -26,6 +26,7 @@ import { observeToolCall } from "../domain/calls/observe";
 import { isDomainError } from "../errors";
 import { LIMITS } from "../limits";
 import { log } from "../log";
+import { askToConfirm, clientConfirmation, confirmationCodec } from "./confirmation";
 import { promptForRevision, toolResultForRevision } from "./downgrade";
 import { toMcpError } from "./errors";
 import { getPrompt, listPrompts } from "./prompts";
@@ -51,13 +52,15 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal, revision
       instructions: await instructionsFor(agent.identityId),
       // A listing is stable within a day (domain/agent-tools/exposure.ts): 2026-07-28 clients may keep it a while.
       cacheHints: { "tools/list": { ttlMs: LIMITS.LISTING_TTL_MS.value } },
+      // A confirmation's requestState is checked (seal, identity, expiry) before tools/call runs.
+      ...(revision === SERVED_REVISIONS[0] ? { requestState: { verify: confirmationCodec().verify } } : {}),
     },
   );
   const guarded =
-    <A, R>(handler: (request: A) => Promise<R>) =>
-    async (request: A): Promise<R> => {
+    <A, C, R>(handler: (request: A, ctx: C) => Promise<R>) =>
+    async (request: A, ctx: C): Promise<R> => {
       try {
-        return await handler(request);
+        return await handler(request, ctx);
       } catch (error) {
         throw toMcpError(error);
       }
@@ -80,19 +83,19 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal, revision
   );
   server.setRequestHandler(
     "tools/call",
-    guarded(async (request) => {
+    guarded(async (request, ctx) => {
       const { name, arguments: args } = request.params;
       // call_tool { name, arguments } is that Tool's direct call; only its own bad arguments are its.
       const forwarding = builtInTool(name)?.forward ? builtInTool(name) : undefined;
       const forwarded = forwardedCall(forwarding, { name, arguments: args });
       const call = "result" in forwarded ? { name, arguments: args } : forwarded;
       // Rate limits, the call log, the span and the metrics of every call (domain/calls).
-      const { result } = await observeToolCall(actor, call, async () => {
+      const { result, confirm } = await observeToolCall(actor, call, async () => {
         if ("result" in forwarded) return forwarded;
         const builtIn = builtInTool(call.name);
         if (builtIn) return await runTool(builtIn, call.arguments, { actor: agent, signal });
         try {
-          return await callOfferedTool(actor, { ...call, signal });
+          return await callOfferedTool(actor, { ...call, signal, confirmation: clientConfirmation(ctx, revision) });
         } catch (error) {
           // A direct call of an unknown name is a protocol error; through call_tool the name
           // is an argument the model got wrong, answered as a result it can act on.
@@ -100,6 +103,8 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal, revision
           return failedCall("NOT_FOUND", (error as Error).message, { field: "name" });
         }
       });
+      // Under `confirm`, nothing ran: the client asks its user and retries (confirmation.ts).
+      if (confirm) return (await askToConfirm(confirm, ctx)) as never;
       // Content blocks pass through as the Source sent them (their limits were checked),
       // in what the client's revision has.
       return toolResultForRevision(result as CallToolResult, revision);

@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
+import { approvalsRouter } from "./routers/approvals";
 import { auditRouter } from "./routers/audit";
 import { callsRouter, rateLimitsRouter } from "./routers/calls";
 import { catalogRouter } from "./routers/catalog";
@@ -13,6 +14,7 @@ import {
   scopesRouter,
   threadsRouter,
 } from "./routers/memory";
+import { reviewRouter } from "./routers/review";
 import { sourcesRouter } from "./routers/sources";
 import { usersRouter } from "./routers/users";
 
@@ -22,7 +24,9 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   audit: auditRouter,
   sources: sourcesRouter,
+  approvals: approvalsRouter,
   catalog: catalogRouter,
+  review: reviewRouter,
   identities: identitiesRouter,
   scopes: scopesRouter,
   memories: memoriesRouter,

@@ -6,12 +6,21 @@ export async function operator() {
 }
 
 let counter = 0;
-export async function connectionTo(url: string, extra: { headers?: Record<string, string>; name?: string } = {}) {
+/**
+ * A Connection under the `trust` policy unless `reviewPolicy` says otherwise: tests of catalog
+ * mechanics (growth, names, budgets) expect what a server publishes to be offered. Review of
+ * changed definitions has its own tests (tool-review.test.ts), on the product's default.
+ */
+export async function connectionTo(
+  url: string,
+  extra: { headers?: Record<string, string>; name?: string; reviewPolicy?: "review" | "trust" } = {},
+) {
   const api = await operator();
   const source = await api.sources.createMcpConnection({
     name: extra.name ?? `conn-${++counter}-${Date.now()}`,
     url,
     headers: extra.headers,
+    reviewPolicy: extra.reviewPolicy ?? "trust",
   });
   return { api, source };
 }

@@ -5,9 +5,16 @@ import { authenticateToolHost, registerTools } from "@/server/domain/sources/too
 
 let n = 0;
 
-/** An SDK Tool Host that has registered `tools`; `register` publishes a new list. */
-export async function hostWith(tools: unknown[], name = `host-${++n}-${Date.now()}`) {
-  const { source, hostToken } = await createToolHost(SYSTEM, { name, heartbeatTimeoutSeconds: 60 });
+/**
+ * An SDK Tool Host that has registered `tools`; `register` publishes a new list. Under `trust`
+ * unless told otherwise, as connectionTo (helpers/catalog.ts) says why.
+ */
+export async function hostWith(
+  tools: unknown[],
+  name = `host-${++n}-${Date.now()}`,
+  reviewPolicy: "review" | "trust" = "trust",
+) {
+  const { source, hostToken } = await createToolHost(SYSTEM, { name, heartbeatTimeoutSeconds: 60, reviewPolicy });
   const host = await authenticateToolHost(hostToken);
   if (!host) throw new Error("host token did not authenticate");
   const register = (list: unknown[]) => registerTools(host, { tools: list });

@@ -4,12 +4,9 @@
  * folder, and signs in its admin. For e2e/long-lists.spec.ts and bench/lists.ts; both
  * need `next build` to have run (the e2e web server and `npm start` build when needed).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import type { SeededLongLists } from "./long-lists";
+import { spawnServer } from "./spawn-server";
 
 export interface LongListsServer extends SeededLongLists {
   url: string;
@@ -17,55 +14,17 @@ export interface LongListsServer extends SeededLongLists {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startLongListsServer(options: { timeoutMs?: number } = {}): Promise<LongListsServer> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-long-lists-"));
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(import.meta.dirname, "long-lists-server.ts")],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        QM_DATA_DIR: dataDir,
-        QM_BASE_URL: `http://127.0.0.1:${port}`,
-        QM_DEMO: "0",
-        QM_SCHEDULER: "0",
-        LOG_LEVEL: "warn",
-        DATABASE_URL: "",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  child.stderr?.on("data", (c: Buffer) => {
-    output += c.toString();
+  const server = await spawnServer({
+    name: "long-lists",
+    args: ["--import", "tsx", path.join(import.meta.dirname, "long-lists-server.ts")],
+    env: { QM_SCHEDULER: "0", LOG_LEVEL: "warn", DATABASE_URL: "" },
   });
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  const { child, stop } = server;
   try {
     const ready = await new Promise<Omit<LongListsServer, "stop">>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`long-lists server not ready:\n${output}`)),
+        () => reject(new Error(`long-lists server not ready:\n${server.output()}`)),
         options.timeoutMs ?? 240_000,
       );
       let out = "";
@@ -79,7 +38,7 @@ export async function startLongListsServer(options: { timeoutMs?: number } = {})
       });
       child.once("exit", (code) => {
         clearTimeout(timer);
-        reject(new Error(`long-lists server exited (${code}):\n${output}`));
+        reject(new Error(`long-lists server exited (${code}):\n${server.output()}`));
       });
     });
     return { ...ready, stop };

@@ -16,6 +16,11 @@ let id = 0;
 
 /** One JSON-RPC message POSTed to /mcp with an agent token, with no revision header unless given. */
 export function postMcp(mcpUrl: string, token: string, body: unknown, headers: Record<string, string> = {}) {
+  return postMcpText(mcpUrl, token, JSON.stringify(body), headers);
+}
+
+/** A body as given, for JSON no value could be stringified to (too deep, malformed). */
+export function postMcpText(mcpUrl: string, token: string, body: string, headers: Record<string, string> = {}) {
   return fetch(mcpUrl, {
     method: "POST",
     headers: {
@@ -24,7 +29,7 @@ export function postMcp(mcpUrl: string, token: string, body: unknown, headers: R
       accept: "application/json, text/event-stream",
       ...headers,
     },
-    body: JSON.stringify(body),
+    body,
   });
 }
 

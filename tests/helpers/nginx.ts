@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { stopProcess } from "./spawn-server";
 
 export const NGINX = process.env.QM_NGINX ?? "/usr/sbin/nginx";
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -107,12 +108,7 @@ ${configFor(port, servers)}
       }
     },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await stopProcess(child, exited, 5_000);
       rmSync(prefix, { recursive: true, force: true });
     },
   };

@@ -10,18 +10,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { SYSTEM } from "@/server/actor";
 import { handleAuthRequest } from "@/server/auth/handler";
 import { createApiKey } from "@/server/domain/api-keys/api-keys";
-import { assignSource, createIdentity } from "@/server/domain/identities/identities";
-import { createToken } from "@/server/domain/identities/tokens";
 import { createToolHost } from "@/server/domain/sources/sources";
 import { handleCallResults, handleRegistration } from "@/server/http/tool-host-api";
-import { handleMcpPost } from "@/server/mcp/handler";
 import { handleTrpcRequest } from "@/server/trpc/handler";
 import { ORIGIN } from "../helpers/actors";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
+import { agentFor } from "../helpers/mcp-agent";
+import { mcpRoute } from "../helpers/mcp-route";
+import { postMcpText } from "../helpers/mcp-rpc";
 import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
+const route = mcpRoute();
 
 const closers: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
@@ -110,21 +111,13 @@ describe("deeply nested JSON", () => {
     });
     const { api, source } = await connectionTo(url, { name: "deep results" });
     expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
-    const identity = await createIdentity(SYSTEM, { name: "deep agent" });
-    await assignSource(SYSTEM, { identityId: identity.id, sourceId: source.id });
-    const { value: token } = await createToken(SYSTEM, { identityId: identity.id, name: "t" });
-    const mcp = await serveHandler({ POST: handleMcpPost }, "/mcp");
-    closers.push(mcp.close);
+    const { token } = await agentFor([source.id]);
     const call = (args: string) =>
-      fetch(mcp.url, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup","arguments":${args}}}`,
-      });
+      postMcpText(
+        route.url,
+        token,
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup","arguments":${args}}}`,
+      );
 
     const deepResult = await call('{"q":"x"}');
     expect(deepResult.status).toBe(200);

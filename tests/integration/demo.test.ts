@@ -37,7 +37,7 @@ describe("demo data", () => {
     host = await startDemoToolHost({ url: product.url, token: creds!.billingHostToken! });
     expect(host).not.toBeNull();
 
-    const sources = Object.fromEntries((await listSources(SYSTEM)).map((s) => [s.name, s]));
+    const sources = Object.fromEntries((await listSources(SYSTEM, {})).map((s) => [s.name, s]));
     const everything = sources["Everything (demo)"];
     expect(everything).toMatchObject({ catalogState: "ok", kind: "mcp_connection" });
     expect(everything?.toolCount).toBeGreaterThan(5);
@@ -55,14 +55,19 @@ describe("demo data", () => {
     const notObject = await listTools(SYSTEM, { sourceId: billing?.id, state: "input_not_object" });
     expect(notObject.items.map((t) => t.nativeName)).toEqual(["export_ledger"]);
     expect(sources["Payroll export (demo)"]).toMatchObject({ kind: "sdk_tool_host", toolCount: 2 });
+    // A new operator meets the review queue: one payroll Tool changed into instructions for the model.
+    const awaiting = await listTools(SYSTEM, { state: "awaiting_review" });
+    expect(awaiting.items.map((t) => `${t.sourceName}:${t.nativeName}`)).toEqual([
+      "Payroll export (demo):export_payslips",
+    ]);
 
-    const identities = await listIdentities(SYSTEM);
+    const identities = await listIdentities(SYSTEM, {});
     expect(identities.map((i) => `${i.name}:${i.sources}:${i.state}`).sort()).toEqual([
       "Finance agent (demo):2:ok",
       "Research agent (demo):2:ok",
       "Support agent (demo):2:ok",
     ]);
-    expect(identities.every((i) => i.tools >= 5)).toBe(true);
+    expect(identities.every((i) => i.tools >= 4)).toBe(true);
 
     // The support agent's call reaches the demo host's process and comes back.
     const support = identities.find((i) => i.name === "Support agent (demo)")!;
@@ -89,7 +94,7 @@ describe("demo data", () => {
     // A later start on the same database seeds nothing again and repoints the live Source.
     const again = await seedDemo({ firstRun: false, demoMcpUrl: "http://127.0.0.1:1/mcp" });
     expect(again).toEqual(creds);
-    const after = await listSources(SYSTEM);
+    const after = await listSources(SYSTEM, {});
     expect(after).toHaveLength(4);
     expect(after.find((s) => s.name === "Everything (demo)")?.url).toBe("http://127.0.0.1:1/mcp");
 

@@ -41,6 +41,9 @@ describe.runIf(usePostgres && nginxAvailable())("two instances behind nginx with
   let nginx: Nginx;
   let token = "";
   let scrapeKey = "";
+  /** How often the Source ran each call (by its query): a retried call must not run twice. */
+  const ran = new Map<string, number>();
+  let loads = 0;
 
   beforeAll(async () => {
     ensureBuilt(); // CI has built for the browser tests; a developer's first run builds here
@@ -57,6 +60,8 @@ describe.runIf(usePostgres && nginxAvailable())("two instances behind nginx with
     const source: RunningServer = await startSdkServer({
       catalog: () => [simpleTool("lookup")],
       onCall: async (_name, args) => {
+        const query = String((args as { query?: unknown }).query);
+        ran.set(query, (ran.get(query) ?? 0) + 1);
         await new Promise((r) => setTimeout(r, 20)); // some calls are always in flight
         return { content: [{ type: "text", text: `ok ${JSON.stringify(args)}` }] };
       },
@@ -80,24 +85,33 @@ describe.runIf(usePostgres && nginxAvailable())("two instances behind nginx with
     await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }, 120_000);
 
-  /** Agents calling through nginx in a loop until `stop()`; every failure is kept. */
+  /**
+   * Agents calling through nginx in a loop until `stop()`; every failure is kept, with its
+   * cause. `ok` holds the queries of the calls that succeeded.
+   */
   function agentsCalling() {
+    const prefix = `load${++loads}`;
     let running = true;
-    const seen = { calls: 0, errors: [] as string[] };
+    const seen = { calls: 0, retried: 0, errors: [] as string[], ok: [] as string[] };
     const loops = Array.from({ length: AGENTS }, async (_, n) => {
       const client = new Client({ name: `agent-${n}`, version: "1" });
       try {
         await client.connect(
           new StreamableHTTPClientTransport(new URL(`${nginx.url}/mcp`), {
             requestInit: { headers: { authorization: `Bearer ${token}` } },
+            fetch: retryingClosedKeptConnection(seen),
           }),
         );
+        let k = 0;
         while (running) {
+          const query = `${prefix}-${n}-${k++}`;
           try {
-            const result = await client.callTool({ name: "lookup", arguments: { query: `${n}-${seen.calls}` } });
+            const result = await client.callTool({ name: "lookup", arguments: { query } });
             if (result.isError) seen.errors.push(JSON.stringify(result.content));
+            else seen.ok.push(query);
           } catch (error) {
-            seen.errors.push((error as Error).message);
+            const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+            seen.errors.push(`${(error as Error).message}${cause ? `: ${cause.code} ${cause.message}` : ""}`);
           }
           seen.calls++;
         }
@@ -114,6 +128,32 @@ describe.runIf(usePostgres && nginxAvailable())("two instances behind nginx with
         await Promise.all(loops);
       },
     };
+  }
+
+  /**
+   * What an HTTP client does for a request on a kept-alive connection that the server closed
+   * before answering ("other side closed"): send it once more on a new connection. nginx's
+   * reload closes the client connections its old worker held idle, and one a client wrote
+   * to at that instant fails so — nginx never read the request, nothing reached an instance.
+   * `ran` proves it: a retried call that had run would run twice.
+   */
+  function retryingClosedKeptConnection(seen: { retried: number }): typeof fetch {
+    return async (input, init) => {
+      try {
+        return await fetch(input, init);
+      } catch (error) {
+        const code = (error as { cause?: { code?: string } }).cause?.code;
+        if (code !== "UND_ERR_SOCKET") throw error;
+        seen.retried++;
+        return await fetch(input, init);
+      }
+    };
+  }
+
+  /** Every call that succeeded ran exactly once at the Source, and no other call ran twice. */
+  function expectEachRanOnce(ok: string[]) {
+    for (const query of ok) expect(ran.get(query), query).toBe(1);
+    expect([...ran].filter(([, times]) => times > 1)).toEqual([]);
   }
 
   /** Successful catalog Tool Calls an instance has counted (its own /api/metrics). */
@@ -182,6 +222,7 @@ describe.runIf(usePostgres && nginxAvailable())("two instances behind nginx with
     await expect.poll(() => load.seen.calls, { timeout: 30_000 }).toBeGreaterThan(atExit + 40);
     await load.stop();
     expect(load.seen.errors).toEqual([]);
+    expectEachRanOnce(load.seen.ok);
     expect(drained.output()).toContain('"msg":"stopped"');
     // The readiness 503 of a drain is no error (level 50): a deploy pages nobody.
     expect(
@@ -191,7 +232,7 @@ describe.runIf(usePostgres && nginxAvailable())("two instances behind nginx with
         .filter((l) => l.includes('"level":50')),
     ).toEqual([]);
     expect(nginx.output()).not.toMatch(/reset by peer|prematurely closed/);
-    console.info(`nginx: ${load.seen.calls} calls while one instance was drained`);
+    console.info(`nginx: ${load.seen.calls} calls while one instance was drained (${load.seen.retried} resent)`);
   }, 120_000);
 
   it("a rolling upgrade with one more additive migration (add, reload, drain, remove, reload) loses no call", async () => {
@@ -226,12 +267,13 @@ describe.runIf(usePostgres && nginxAvailable())("two instances behind nginx with
     await load.stop();
 
     expect(load.seen.errors).toEqual([]);
+    expectEachRanOnce(load.seen.ok);
     const db = await getDb();
     const applied = await db.$queryRawUnsafe<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM _prisma_migrations WHERE migration_name = '${added}' AND finished_at IS NOT NULL`,
     );
     expect(applied[0]?.n).toBe(1);
     for (const i of fresh) expect(await callsServedBy(i)).toBeGreaterThan(0);
-    console.info(`nginx: ${load.seen.calls} calls through a rolling upgrade`);
+    console.info(`nginx: ${load.seen.calls} calls through a rolling upgrade (${load.seen.retried} resent)`);
   }, 400_000);
 });

@@ -7,35 +7,30 @@
  * the probe.
  */
 import type http from "node:http";
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { callRemoteTool } from "@/server/domain/agent-tools/remote-call";
 import { closeAllSourceSessions } from "@/server/domain/catalog/source-sessions";
 import { LIMITS } from "@/server/limits";
-import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { builtInTool } from "@/server/mcp/tools/registry";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
+import { mcpRoute } from "../helpers/mcp-route";
 import { type LegacyServer, simpleTool, startLegacyServer } from "../helpers/mcp-servers";
-import { serveHandler } from "../helpers/web-handler";
 
 withTestDatabase();
-const closers: (() => Promise<void>)[] = [];
-let mcpUrl = "";
+const route = mcpRoute();
+const closers = route.closers;
 const probeLimit = LIMITS.SOURCE_PROBE_MS as { value: number };
 const defaultProbeMs = probeLimit.value;
-beforeAll(async () => {
-  const served = await serveHandler({ POST: handleMcpPost, GET: handleMcpOther, DELETE: handleMcpOther }, "/mcp");
-  mcpUrl = served.url;
-  closers.push(served.close);
+beforeAll(() => {
   // A hanging probe is cut at SOURCE_PROBE_MS; a short one keeps the test quick.
   probeLimit.value = 1_000;
 });
 afterEach(() => closeAllSourceSessions());
-afterAll(async () => {
+afterAll(() => {
   probeLimit.value = defaultProbeMs;
-  await Promise.all(closers.map((close) => close()));
 });
 
 const echo = (name: string, args: Record<string, unknown>): CallToolResult => ({
@@ -131,13 +126,7 @@ describe("a probe answered by anything but a 2026-07-28 server", () => {
     const identity = await api.identities.create({ name: `probe-agent-${n}` });
     await api.identities.assignSource({ identityId: identity.id, sourceId: source.id });
     const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "t" });
-    const agent = new Client({ name: "probe-test-agent", version: "1" });
-    await agent.connect(
-      new StreamableHTTPClientTransport(new URL(mcpUrl), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
-    closers.push(() => agent.close());
+    const agent = await route.connect(token, "probe-test-agent");
     const name = (await agent.listTools()).tools.map((t) => t.name).find((t) => !builtInTool(t)) as string;
     const result = await agent.callTool({ name, arguments: { query: "q" } });
     expect(result.isError ?? false).toBe(false);

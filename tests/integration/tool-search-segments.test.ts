@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { heldToolsWhere } from "@/server/domain/identities/holdings";
-import { loadTools } from "@/server/domain/tool-selection/indexes";
-import { dropSearchSegments } from "@/server/domain/tool-selection/segments";
+import { confusablePairs } from "@/server/domain/tool-selection/confusable";
+import { dropToolIndexes, loadTools } from "@/server/domain/tool-selection/indexes";
+import { dropSearchSegments, segmentBuildCount, warmSearchSegments } from "@/server/domain/tool-selection/segments";
 import { ToolIndex } from "@/server/domain/tool-selection/tool-index";
 import { rankHeldTools } from "@/server/domain/tool-selection/views";
 import { LIMITS } from "@/server/limits";
@@ -99,5 +100,61 @@ describe("find_tools' per-Source index", () => {
     } finally {
       stale.value = before;
     }
+  });
+});
+
+describe("a fresh instance and the confusable pairs", () => {
+  it("warms every held Source's segment at start, so the first search builds none", async () => {
+    const a = await hostWith([tool("send_invoice", "Email an invoice to its customer.")]);
+    const b = await hostWith([tool("ship_parcel", "Book a courier for a parcel.")]);
+    const { identity } = await identityHolding(a.source.id, b.source.id);
+    // Without warming, the first search on a fresh instance builds its Sources' segments…
+    dropSearchSegments();
+    let before = segmentBuildCount();
+    expect(await names(identity.id, "email the invoice")).toEqual(["send_invoice"]);
+    expect(segmentBuildCount() - before).toBe(2);
+    // …after it, none: they were built before any agent asked.
+    dropSearchSegments();
+    expect(await warmSearchSegments()).toBeGreaterThanOrEqual(2);
+    before = segmentBuildCount();
+    expect(await names(identity.id, "email the invoice")).toEqual(["send_invoice"]);
+    expect(await names(identity.id, "courier")).toEqual(["ship_parcel"]);
+    expect(segmentBuildCount()).toBe(before);
+  });
+
+  it("builds an identity's pairs from its Sources' segments: a publication re-reads that Source only, and the pairs are those of one index over every held Tool", async () => {
+    const refund = tool("refund_order", "Refund a paid order to the card it was paid with.");
+    const a = await hostWith([refund, tool("forecast", "Tomorrow's weather for a city.")]);
+    const b = await hostWith([refund, tool("page_oncall", "Wake the on-call engineer.")]);
+    const { api, identity } = await identityHolding(a.source.id, b.source.id);
+    const fromScratch = async () => {
+      const whole = new ToolIndex(await loadTools(heldToolsWhere(identity.id)));
+      return confusablePairs(whole, { threshold: LIMITS.CONFUSABLE_MIN_SIMILARITY.value, limit: 50 }).pairs.map((p) => [
+        whole.tools[p.a]?.id,
+        whole.tools[p.b]?.id,
+        p.similarity,
+      ]);
+    };
+    const pairsOf = (view: Awaited<ReturnType<typeof api.identities.confusable>>) =>
+      view.pairs.map((p) => [p.a.id, p.b.id, p.similarity]);
+    dropSearchSegments();
+    dropToolIndexes();
+    await names(identity.id, "refund");
+    let before = segmentBuildCount();
+    const first = await api.identities.confusable({ id: identity.id });
+    // find_tools already indexed both Sources: the view re-reads neither.
+    expect(segmentBuildCount()).toBe(before);
+    expect(first.pairs).toHaveLength(1);
+    expect(pairsOf(first)).toEqual(await fromScratch());
+
+    await b.register([refund, tool("page_oncall", "Wake the on-call engineer."), tool("refund_fee", "Refund a fee.")]);
+    before = segmentBuildCount();
+    const after = await api.identities.confusable({ id: identity.id });
+    expect(after.cached).toBe(false);
+    expect(after.tools).toBe(5);
+    expect(segmentBuildCount() - before).toBe(1);
+    const expected = await fromScratch();
+    expect(pairsOf(after).map((p) => p.slice(0, 2))).toEqual(expected.map((p) => p.slice(0, 2)));
+    for (const [i, p] of pairsOf(after).entries()) expect(p[2]).toBeCloseTo(expected[i]?.[2] as number, 12);
   });
 });

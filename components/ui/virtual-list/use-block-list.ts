@@ -3,7 +3,7 @@
 import { hashKey, keepPreviousData, type Query, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { DecorateQueryProcedure, ResolverDef } from "@trpc/tanstack-react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { offsetCursor } from "@/server/domain/paging";
+import { offsetCursor } from "@/universal/paging";
 
 /** Rows per request: a screenful several times over, small enough to arrive at once. */
 export const BLOCK_ROWS = 200;

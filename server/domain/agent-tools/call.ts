@@ -13,12 +13,17 @@ import { DomainError, isToolCallFailure, type ToolCallFailure } from "../../erro
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
 import { annotateSpan } from "../../observability/tracing";
+import { judgeApproval } from "../call-policies/approval";
+import { type ClientConfirmation, judgeConfirmation } from "../call-policies/confirmation";
+import { isDestructive, loadCallPolicyDefaults } from "../call-policies/defaults";
+import { effectivePolicy } from "../call-policies/policy";
 import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
 import { HeadersUnreadable, openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { storableCopy } from "../storable-text";
 import { checkToolArguments } from "./argument-check";
+import { awaitingReview } from "./awaiting-review";
 import { callHostTool } from "./host-calls";
 import { servedIdentity } from "./identity";
 import { whyNotHeld } from "./not-held";
@@ -30,7 +35,13 @@ import { withProxiedUris } from "./source-surface";
 
 export async function callOfferedTool(
   actor: Actor,
-  input: { name: string; arguments?: unknown; signal?: AbortSignal },
+  input: {
+    name: string;
+    arguments?: unknown;
+    signal?: AbortSignal;
+    /** How the transport can reach the agent's user, for Tools under `confirm`. */
+    confirmation?: ClientConfirmation;
+  },
 ): Promise<Dispatched> {
   const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
     servedIdentity(actor),
@@ -45,11 +56,14 @@ export async function callOfferedTool(
           where: { ...heldToolsWhere(identity.id), modelFacingName: input.name },
           select: {
             nativeName: true,
+            title: true,
             definitionHash: true,
+            callPolicy: true,
             source: {
               select: {
                 id: true,
                 name: true,
+                callPolicy: true,
                 kind: true,
                 url: true,
                 encryptedHeaders: true,
@@ -60,6 +74,8 @@ export async function callOfferedTool(
         });
       });
   if (!tool) {
+    const held = storable ? await awaitingReview(identity.id, input.name) : null;
+    if (held) return failedResult(held);
     const lost = storable ? await whyNotHeld(identity.id, input.name) : null;
     if (lost)
       return failedResult(
@@ -90,6 +106,8 @@ export async function callOfferedTool(
         "INVALID_ARGUMENTS",
         `${problems}. Correct the arguments and call again; tools/list (or find_tools) carries the Tool's input schema.`,
       );
+    const held = await gate(actor, identity, input, tool, args);
+    if (held) return held;
     if (tool.source.kind === "sdk_tool_host" || !tool.source.url) {
       dispatched = answered(
         await callHostTool({
@@ -112,6 +130,7 @@ export async function callOfferedTool(
         nativeName: tool.nativeName,
         arguments: args,
         signal: input.signal,
+        asTask: await runsOnlyAsTask(tool.definitionHash),
       });
       const accepted = acceptToolResult(raw);
       // Links to the Source's own resources are readable at /mcp only under their proxied URIs.
@@ -139,6 +158,66 @@ export async function callOfferedTool(
   return dispatched;
 }
 
+/**
+ * The call's policy (docs/decisions/0075): under `confirm` it runs only on an accepted,
+ * fitting, unused confirmation; otherwise this answers what the agent gets instead.
+ */
+async function gate(
+  actor: Actor,
+  identity: { id: string; name: string },
+  input: { name: string; confirmation?: ClientConfirmation },
+  tool: {
+    title: string | null;
+    definitionHash: string;
+    callPolicy: "none" | "confirm" | "approve" | null;
+    source: { id: string; name: string; callPolicy: "none" | "confirm" | "approve" };
+  },
+  args: Record<string, unknown>,
+): Promise<Dispatched | null> {
+  // The default rule needs the definition's annotations: read only when it could apply.
+  const defaults = await routed("call-policy-defaults", loadCallPolicyDefaults);
+  const rule =
+    defaults.confirmDestructive && !tool.callPolicy && tool.source.callPolicy === "none"
+      ? {
+          confirmDestructive: true,
+          destructive: isDestructive(
+            await routed(`definition\0${tool.definitionHash}`, () => definitionOf(tool.definitionHash)),
+          ),
+        }
+      : undefined;
+  const { policy } = effectivePolicy(tool, tool.source, rule);
+  if (policy === "none") return null;
+  if (policy === "approve") {
+    const judged = await judgeApproval({
+      identityId: identity.id,
+      identityName: identity.name,
+      tokenId: actor.kind === "agent" ? actor.tokenId : null,
+      toolName: input.name,
+      sourceId: tool.source.id,
+      sourceName: tool.source.name,
+      definitionHash: tool.definitionHash,
+      arguments: args,
+    });
+    return judged.verdict === "run" ? null : failedResult(judged.error as ToolCallFailure);
+  }
+  const call = {
+    toolName: input.name,
+    title: tool.title,
+    definitionHash: tool.definitionHash,
+    sourceName: tool.source.name,
+    identityName: identity.name,
+    arguments: args,
+  };
+  const judged = await judgeConfirmation(call, input.confirmation);
+  if (judged.verdict === "run") return null;
+  if (judged.verdict === "refuse") return failedResult(judged.error as ToolCallFailure);
+  return {
+    result: { content: [{ type: "text", text: judged.request.message }] },
+    outcome: { outcome: "failed", failureCode: "CONFIRMATION_REQUIRED" },
+    confirm: judged.request,
+  };
+}
+
 /** The revision a new session negotiated, for the console and the next instance's first call. */
 async function recordProtocolVersion(sourceId: string, protocolVersion: string) {
   try {
@@ -158,10 +237,26 @@ function openSourceHeaders(source: { id: string; encryptedHeaders: string | null
   }
 }
 
-async function inputSchemaOf(hash: string): Promise<unknown> {
+/** Whether a definition says its Tool runs only as a task; definitions never change under their hash. */
+async function runsOnlyAsTask(hash: string): Promise<boolean> {
+  const known = TASK_ONLY.get(hash);
+  if (known !== undefined) return known;
+  const definition = (await definitionOf(hash)) as { execution?: { taskSupport?: unknown } } | undefined;
+  const only = definition?.execution?.taskSupport === "required";
+  if (TASK_ONLY.size >= 50_000) TASK_ONLY.clear();
+  TASK_ONLY.set(hash, only);
+  return only;
+}
+const TASK_ONLY = new Map<string, boolean>();
+
+async function definitionOf(hash: string): Promise<unknown> {
   const db = await getDb();
   const stored = await db.toolDefinition.findUnique({ where: { hash }, select: { definition: true } });
-  return stored ? (JSON.parse(stored.definition) as { inputSchema?: unknown }).inputSchema : undefined;
+  return stored ? JSON.parse(stored.definition) : undefined;
+}
+
+async function inputSchemaOf(hash: string): Promise<unknown> {
+  return ((await definitionOf(hash)) as { inputSchema?: unknown } | undefined)?.inputSchema;
 }
 
 /**

@@ -7,6 +7,7 @@ import { characters } from "@/sdk/src/contract/result-checks";
 import { fmt, fmtBytes } from "@/universal/format";
 import { DomainError, type ToolCallFailure } from "../../errors";
 import { LIMITS } from "../../limits";
+import type { ConfirmationRequest } from "../call-policies/confirmation";
 import { measureSchemas } from "../catalog/schema-measure";
 
 export interface ToolResult {
@@ -92,6 +93,8 @@ export interface Outcome {
 export interface Dispatched<R extends ToolResult = ToolResult> {
   result: R;
   outcome: Outcome;
+  /** Set when nothing ran yet: the transport asks the agent's user this, then the call is retried. */
+  confirm?: ConfirmationRequest;
 }
 
 /** A Tool's own answer (a Source's, an SDK Tool Host's, a built-in's success). */

@@ -4,8 +4,8 @@ import { DomainError, notFound } from "../../errors";
 import type { Role } from "../../roles";
 import { hashToken, lastUsedIsStale, newToken, tokenPrefix } from "../../tokens";
 import { recordAudit } from "../audit/record";
-import { parseInput } from "../validation";
-import { type TCreateApiKeyInput, ZCreateApiKeyInput, ZRevokeApiKeyInput } from "./schemas";
+import { operation } from "../operation";
+import { ZCreateApiKeyInput, ZRevokeApiKeyInput } from "./schemas";
 
 const publicKey = {
   id: true,
@@ -28,9 +28,7 @@ export async function listApiKeys(actor: Actor) {
 }
 
 /** Returns the key itself exactly once; only its hash is kept. */
-export async function createApiKey(actor: Actor, raw: TCreateApiKeyInput) {
-  requireRole(actor, "admin");
-  const input = parseInput(ZCreateApiKeyInput, raw);
+export const createApiKey = operation({ role: "admin", input: ZCreateApiKeyInput }, async (actor, input) => {
   const key = newToken("qm_key");
   const db = await getDb();
   const created = await db.$transaction(async (tx) => {
@@ -54,11 +52,9 @@ export async function createApiKey(actor: Actor, raw: TCreateApiKeyInput) {
     return row;
   });
   return { apiKey: created, key };
-}
+});
 
-export async function revokeApiKey(actor: Actor, raw: { id: string }) {
-  requireRole(actor, "admin");
-  const { id } = parseInput(ZRevokeApiKeyInput, raw);
+export const revokeApiKey = operation({ role: "admin", input: ZRevokeApiKeyInput }, async (actor, { id }) => {
   const db = await getDb();
   return db.$transaction(async (tx) => {
     const row = await tx.apiKey.findUnique({ where: { id }, select: { id: true, name: true, revokedAt: true } });
@@ -73,7 +69,7 @@ export async function revokeApiKey(actor: Actor, raw: { id: string }) {
     });
     return updated;
   });
-}
+});
 
 /** The actor behind a presented key, or null when it is unknown or revoked. */
 export async function authenticateApiKey(key: string): Promise<Actor | null> {

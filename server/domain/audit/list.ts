@@ -1,13 +1,10 @@
-import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
+import { operation } from "../operation";
 import { pageArgs, pageOf } from "../paging";
-import { parseInput } from "../validation";
-import { type TListAuditEventsInput, ZListAuditEventsInput } from "./schemas";
+import { ZListAuditEventsInput } from "./schemas";
 
-export async function listAuditEvents(actor: Actor, raw: TListAuditEventsInput) {
-  requireRole(actor, "viewer");
-  const input = parseInput(ZListAuditEventsInput, raw);
+export const listAuditEvents = operation({ role: "viewer", input: ZListAuditEventsInput }, async (_actor, input) => {
   const db = await getDb();
   const where: Prisma.AuditEventWhereInput = {
     actorType: input.actorType,
@@ -28,4 +25,4 @@ export async function listAuditEvents(actor: Actor, raw: TListAuditEventsInput) 
     db.auditEvent.count({ where }),
   ]);
   return { ...pageOf(rows, input), total };
-}
+});

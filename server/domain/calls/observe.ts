@@ -140,8 +140,9 @@ export async function observeToolCall(
           return { result, outcome };
         }
         try {
-          ({ result, outcome } = await dispatch());
-          return { result, outcome };
+          const dispatched = await dispatch();
+          ({ result, outcome } = dispatched);
+          return dispatched;
         } finally {
           await admission.release();
         }

@@ -6,6 +6,7 @@
  */
 import { getDb } from "../../db";
 import { log } from "../../log";
+import { sweepConfirmationUses } from "../call-policies/confirmation";
 import { sweepRateCounters } from "../rate-limits/admit";
 import { callLogRetentionDays } from "./settings";
 
@@ -15,6 +16,7 @@ export interface SweepResult {
   captures: number;
   windows: number;
   leases: number;
+  confirmations: number;
 }
 
 export async function sweepCallLog(now = new Date()): Promise<SweepResult> {
@@ -32,7 +34,9 @@ export async function sweepCallLog(now = new Date()): Promise<SweepResult> {
   const captures = await db.$executeRaw`
     DELETE FROM call_capture c WHERE NOT EXISTS (SELECT 1 FROM agent_identity i WHERE i.id = c."identityId")`;
   const counters = await sweepRateCounters();
-  return { rows, payloads, captures, ...counters };
+  // Used confirmations past their expiry: a replay of one is refused by its expiry alone.
+  const confirmations = await sweepConfirmationUses(now);
+  return { rows, payloads, captures, ...counters, confirmations };
 }
 
 const SWEEP_MS = 10 * 60_000;

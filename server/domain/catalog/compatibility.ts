@@ -14,6 +14,9 @@ export const COMPATIBILITY_STATES = [
   "top_level_combinator",
   "too_many_arguments",
   "task_required",
+  // Not judged from the schema: set by a Source's review policy (catalog/review-publish.ts).
+  "awaiting_review",
+  "review_rejected",
 ] as const;
 export type CompatibilityState = (typeof COMPATIBILITY_STATES)[number];
 
@@ -25,6 +28,8 @@ export const COMPATIBILITY_LABELS: Record<CompatibilityState, string> = {
   top_level_combinator: "Top-level combinator",
   too_many_arguments: "Too many arguments",
   task_required: "Task required",
+  awaiting_review: "Awaiting review",
+  review_rejected: "Rejected in review",
 };
 
 /**
@@ -38,6 +43,10 @@ export interface Compatibility {
   state: CompatibilityState;
   reason: string | null;
 }
+
+/** The states a reviewer's decision sets or clears, never evaluateCompatibility. */
+export const REVIEW_STATES = ["awaiting_review", "review_rejected"] as const satisfies readonly CompatibilityState[];
+export type ReviewState = (typeof REVIEW_STATES)[number];
 
 /**
  * Kept in one place because the migration that re-judged existing Tools
@@ -80,12 +89,13 @@ function hasExternalRef(schema: unknown): boolean {
 }
 
 /**
- * `definition` is the rest of the published Tool: `execution.taskSupport: "required"` means
- * the Tool can only run as a task (MCP 2025-11-25), which /mcp's proxied tools/call cannot
- * start, so offering it would make every call fail.
+ * Only the input schema decides. `execution.taskSupport: "required"` (MCP 2025-11-25 tasks)
+ * no longer refuses a Tool: /mcp runs such a call as a task on its Source
+ * (agent-tools/remote-task.ts), so the state `task_required` is only what older rows said
+ * until their next check re-judges them (decision 0025, superseded).
  */
-export function evaluateCompatibility(inputSchema: unknown, definition?: { execution?: unknown }): Compatibility {
-  const reject = (state: Exclude<CompatibilityState, "compatible">): Compatibility => ({
+export function evaluateCompatibility(inputSchema: unknown): Compatibility {
+  const reject = (state: Exclude<CompatibilityState, "compatible" | ReviewState>): Compatibility => ({
     state,
     reason: REASONS[state],
   });
@@ -99,7 +109,5 @@ export function evaluateCompatibility(inputSchema: unknown, definition?: { execu
   if (["oneOf", "anyOf", "allOf", "not", "enum"].some((k) => k in inputSchema)) return reject("top_level_combinator");
   if (hasExternalRef(inputSchema)) return reject("external_ref");
   if (properties.length > LIMITS.CALL_TOP_LEVEL_ARGUMENTS.value) return reject("too_many_arguments");
-  if (isObject(definition?.execution) && definition.execution.taskSupport === "required")
-    return reject("task_required");
   return { state: "compatible", reason: null };
 }

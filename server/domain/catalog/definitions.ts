@@ -118,11 +118,15 @@ export class DefinitionStager {
   }
 }
 
-/** Deletes definitions no Tool refers to, once past the grace period. */
+/**
+ * Deletes definitions no Tool refers to, once past the grace period. A Tool awaiting review
+ * refers to its approved definition too: the reviewer's diff needs it.
+ */
 export async function sweepDefinitions(): Promise<number> {
   const db = await getDb();
   return db.$executeRawUnsafe(`
     DELETE FROM tool_definition d
     WHERE d."stagedAt" < ${UTC_NOW} - make_interval(secs => ${DEFINITION_GRACE_MS / 1000})
-      AND NOT EXISTS (SELECT 1 FROM tool t WHERE t."definitionHash" = d.hash)`);
+      AND NOT EXISTS (SELECT 1 FROM tool t WHERE t."definitionHash" = d.hash)
+      AND NOT EXISTS (SELECT 1 FROM tool t WHERE t."approvedHash" = d.hash)`);
 }

@@ -14,6 +14,7 @@ import { sha256 } from "./canonical";
 import { type Compatibility, evaluateCompatibility } from "./compatibility";
 import { writeDefinitions } from "./definitions";
 import { NameAllocator } from "./name-allocator";
+import { REVIEW_COLUMNS, type ReviewContext, recordBaseline, reviewContext, reviewVerdict } from "./review-publish";
 import { modelFacingBytes, type PublishedTool } from "./validate-tool";
 
 export interface PublishMeta {
@@ -32,6 +33,9 @@ export type ExistingTool = {
   compatibility: string;
   modelFacingName: string | null;
   firstSeenAt: Date;
+  approvedDigest: string | null;
+  approvedHash: string | null;
+  rejectedDigest: string | null;
 };
 
 /** A Source's active catalog, and the catalog version it was read at. */
@@ -51,27 +55,43 @@ export async function readCatalog(tx: Tx, sourceId: string): Promise<CatalogSnap
   const rows = await tx.$queryRaw<{ version: number; tools: string | null }[]>`
     SELECT s."catalogVersion" AS version,
            (SELECT json_agg(json_build_array(t.id, t."nativeName", t."definitionHash", t.compatibility,
-                                             t."modelFacingName", t."firstSeenAt"))::text
+                                             t."modelFacingName", t."firstSeenAt", t."approvedDigest",
+                                             t."approvedHash", t."rejectedDigest"))::text
             FROM tool t WHERE t."sourceId" = s.id) AS tools
     FROM source s WHERE s.id = ${sourceId}`;
   const first = rows[0];
   if (!first) return null;
-  const tools = first.tools
-    ? (JSON.parse(first.tools) as [string, string, string, string, string | null, string][])
-    : [];
+  const tools = first.tools ? (JSON.parse(first.tools) as ToolTuple[]) : [];
   return {
     version: first.version,
-    tools: tools.map(([id, nativeName, definitionHash, compatibility, modelFacingName, firstSeenAt]) => ({
-      id,
-      nativeName,
-      definitionHash,
-      compatibility,
-      modelFacingName,
-      // timestamp(3) columns hold UTC without a zone (as Prisma writes them).
-      firstSeenAt: new Date(`${firstSeenAt}Z`),
-    })),
+    tools: tools.map(
+      ([
+        id,
+        nativeName,
+        definitionHash,
+        compatibility,
+        modelFacingName,
+        firstSeenAt,
+        approved,
+        approvedHash,
+        rejected,
+      ]) => ({
+        id,
+        nativeName,
+        definitionHash,
+        compatibility,
+        modelFacingName,
+        // timestamp(3) columns hold UTC without a zone (as Prisma writes them).
+        firstSeenAt: new Date(`${firstSeenAt}Z`),
+        approvedDigest: approved,
+        approvedHash,
+        rejectedDigest: rejected,
+      }),
+    ),
   };
 }
+
+type ToolTuple = [string, string, string, string, string | null, string, string | null, string | null, string | null];
 
 export interface PublishResult {
   added: number;
@@ -100,6 +120,7 @@ const TOOL_COLUMNS: BulkColumn[] = [
   { name: "modelFacingBytes", type: "integer" },
   { name: "firstSeenAt", type: "timestamp(3)" },
   { name: "lastChangedAt", type: "timestamp(3)" },
+  ...REVIEW_COLUMNS,
 ];
 
 export const CHANGE_COLUMNS: BulkColumn[] = [
@@ -122,11 +143,26 @@ async function publishOnce(
 ): Promise<PublishResult> {
   // Serializes publications of one Source (a check and a registration cannot interleave).
   const locked = await tx.$queryRaw<
-    { id: string; name: string; catalogFingerprint: string | null; catalogVersion: number }[]
-  >`SELECT id, name, "catalogFingerprint", "catalogVersion" FROM source WHERE id = ${sourceId} FOR UPDATE`;
+    {
+      id: string;
+      name: string;
+      catalogFingerprint: string | null;
+      catalogVersion: number;
+      reviewPolicy: "review" | "trust";
+      reviewBaselineAt: Date | null;
+      createdByType: string | null;
+      createdById: string | null;
+      createdByLabel: string | null;
+    }[]
+  >`SELECT id, name, "catalogFingerprint", "catalogVersion", "reviewPolicy"::text AS "reviewPolicy", "reviewBaselineAt",
+           "createdByType", "createdById", "createdByLabel"
+    FROM source WHERE id = ${sourceId} FOR UPDATE`;
   const source = locked[0];
   if (!source) throw new SourceGone(sourceId);
   const fingerprint = catalogFingerprint(tools);
+  // A Source's first successful catalog is approved as its creator's, even an empty one.
+  const baseline = source.reviewBaselineAt === null;
+  if (baseline) await recordBaseline(tx, source, tools, meta.at);
   // Most checks find what the last one found: then there is nothing to read or diff.
   if (fingerprint === source.catalogFingerprint) return { added: 0, removed: 0, changed: 0, toolCount: tools.length };
 
@@ -142,7 +178,8 @@ async function publishOnce(
   const added = tools.filter((t) => !before.has(t.nativeName));
   const changed = tools.filter((t) => {
     const old = before.get(t.nativeName);
-    return old !== undefined && old.definitionHash !== t.definitionHash;
+    // Rows judged Task required before /mcp ran tasks are judged again (decision 0025).
+    return old !== undefined && (old.definitionHash !== t.definitionHash || old.compatibility === "task_required");
   });
   if (!removed.length && !added.length && !changed.length) {
     await tx.$executeRaw`UPDATE source SET "catalogFingerprint" = ${fingerprint} WHERE id = ${sourceId}`;
@@ -152,20 +189,24 @@ async function publishOnce(
   // Names this publication gives up may be reused by the Tools it brings.
   const freed = new Set<string>();
   for (const t of removed) if (t.modelFacingName) freed.add(t.modelFacingName);
-  const evaluated = [...added, ...changed].map((tool) => ({
-    tool,
-    compat: evaluateCompatibility(tool.inputSchema, executionOf(tool.canonical)),
-    old: before.get(tool.nativeName),
-  }));
+  const review: ReviewContext = await reviewContext(tx, source, baseline, [...added, ...changed], before, meta.at);
+  const evaluated = [...added, ...changed].map((tool) => {
+    const judged = evaluateCompatibility(tool.inputSchema);
+    const old = before.get(tool.nativeName);
+    const verdict = reviewVerdict(review, tool, old, judged);
+    // `judged` decides the name (a Tool awaiting review keeps the one it will be offered
+    // under); `compat` is the state stored and offered by.
+    return { tool, judged, compat: verdict.compat, reviewRow: verdict.row, old };
+  });
   for (const e of evaluated)
-    if (e.old?.modelFacingName && e.compat.state !== "compatible") freed.add(e.old.modelFacingName);
+    if (e.old?.modelFacingName && e.judged.state !== "compatible") freed.add(e.old.modelFacingName);
 
   const kept = new Set(
     evaluated
-      .filter((e) => e.compat.state === "compatible" && e.old?.modelFacingName)
+      .filter((e) => e.judged.state === "compatible" && e.old?.modelFacingName)
       .map((e) => e.old?.modelFacingName as string),
   );
-  const needNames = evaluated.filter((e) => e.compat.state === "compatible" && !e.old?.modelFacingName);
+  const needNames = evaluated.filter((e) => e.judged.state === "compatible" && !e.old?.modelFacingName);
   const names = await new NameAllocator(tx, source, { kept, freed }).assign(needNames.map((e) => e.tool));
   const newNames = new Map(needNames.map((e, i) => [e.tool.nativeName, names[i] as string]));
 
@@ -190,10 +231,10 @@ async function publishOnce(
       detail,
     });
 
-  for (const { tool, compat, old } of evaluated) {
+  for (const { tool, judged, compat, reviewRow, old } of evaluated) {
     const modelFacingName =
-      compat.state === "compatible" ? (old?.modelFacingName ?? newNames.get(tool.nativeName) ?? null) : null;
-    const row = toolRow(tool, compat, modelFacingName, old?.id);
+      judged.state === "compatible" ? (old?.modelFacingName ?? newNames.get(tool.nativeName) ?? null) : null;
+    const row = { ...toolRow(tool, compat, modelFacingName, old?.id), ...reviewRow };
     if (!old) {
       newRows.push(row); // written with its "added" record (insertAdded)
       continue;
@@ -208,7 +249,9 @@ async function publishOnce(
       change("became_incompatible", tool.nativeName, old.modelFacingName, compat.state);
     else if (old.compatibility !== "compatible" && compat.state === "compatible")
       change("became_compatible", tool.nativeName, modelFacingName);
-    else change("changed", tool.nativeName, modelFacingName);
+    // A Tool no model is offered changes for no identity (its name is only reserved).
+    else if (compat.state === "compatible") change("changed", tool.nativeName, modelFacingName);
+    else change("changed", tool.nativeName, null, compat.state);
   }
   for (const t of removed) change("removed", t.nativeName, t.modelFacingName);
 
@@ -279,7 +322,8 @@ async function insertAdded(
        INSERT INTO tool (${names}, "sourceId", "firstSeenAt", "lastChangedAt")
        SELECT ${values}, $2, $5::timestamp(3), $5::timestamp(3) FROM x)
      INSERT INTO catalog_change (id, "sourceId", "sourceName", "checkId", at, kind, "nativeName", "modelFacingName", detail)
-     SELECT gen_random_uuid()::text, $2, $3, $4, $5::timestamp(3), 'added', x."nativeName", x."modelFacingName",
+     SELECT gen_random_uuid()::text, $2, $3, $4, $5::timestamp(3), 'added',
+            x."nativeName", CASE WHEN x.compatibility = 'compatible' THEN x."modelFacingName" END,
             CASE WHEN x.compatibility = 'compatible' THEN NULL ELSE x.compatibility END
      FROM x`,
     JSON.stringify(rows),
@@ -298,13 +342,6 @@ export function catalogFingerprint(tools: { nativeName: string; definitionHash: 
       .sort()
       .join("\n"),
   );
-}
-
-/** The `execution` member of a stored definition, read only when the text holds one. */
-function executionOf(canonical: string): { execution?: unknown } | undefined {
-  if (!canonical.includes('"execution"')) return undefined;
-  const parsed = JSON.parse(canonical) as { execution?: unknown };
-  return { execution: parsed.execution };
 }
 
 /** Recomputes a Source's counters from its Tools (what identity budgets sum). */

@@ -2,6 +2,8 @@ import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
 import { notFound } from "../../errors";
+import { isDestructive, loadCallPolicyDefaults } from "../call-policies/defaults";
+import { effectivePolicy } from "../call-policies/policy";
 import { identitiesHolding } from "../identities/holdings";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
@@ -147,7 +149,12 @@ export async function getTool(actor: Actor, raw: { id: string }) {
   const db = await getDb();
   const tool = await db.tool.findUnique({
     where: { id },
-    select: { ...LIST_SELECT, definitionHash: true },
+    select: {
+      ...LIST_SELECT,
+      definitionHash: true,
+      callPolicy: true,
+      source: { select: { ...LIST_SELECT.source.select, callPolicy: true } },
+    },
   });
   if (!tool) throw notFound("Tool");
   const view = toolView(tool);
@@ -177,5 +184,13 @@ export async function getTool(actor: Actor, raw: { id: string }) {
       execution: definition.execution ?? null,
     },
     definitionHash: tool.definitionHash,
+    /** Who must agree before a call runs: the Tool's own setting (null: its Source's) and the effect. */
+    callPolicy: {
+      own: tool.callPolicy,
+      ...effectivePolicy(tool, tool.source, {
+        ...(await loadCallPolicyDefaults()),
+        destructive: isDestructive(definition),
+      }),
+    },
   };
 }

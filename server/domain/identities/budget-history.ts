@@ -1,14 +1,7 @@
-/**
- * Each identity's budget use over time, for the chart on its page. A snapshot is written
- * only when an identity's use differs from its latest one: the scheduler samples every
- * identity (after each check it runs, and once a minute for what it did not run: host
- * silences, registrations), and assignments and instruction edits write at once.
- */
-import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import { notFound } from "../../errors";
 import { LIMITS } from "../../limits";
-import { parseInput } from "../validation";
+import { operation } from "../operation";
 import { identityTotals, makeBudget } from "./budget";
 import { ZIdentityIdInput } from "./schemas";
 
@@ -43,9 +36,7 @@ export async function recordBudgetSnapshots(ids?: string[], at = new Date()): Pr
 }
 
 /** The identity's latest snapshots, oldest first, each with its budget worked out. */
-export async function budgetHistory(actor: Actor, raw: { id: string }) {
-  requireRole(actor, "viewer");
-  const { id } = parseInput(ZIdentityIdInput, raw);
+export const budgetHistory = operation({ role: "viewer", input: ZIdentityIdInput }, async (_actor, { id }) => {
   const db = await getDb();
   if (!(await db.agentIdentity.findUnique({ where: { id }, select: { id: true } }))) throw notFound("Agent Identity");
   const rows = await db.budgetSnapshot.findMany({
@@ -57,4 +48,4 @@ export async function budgetHistory(actor: Actor, raw: { id: string }) {
   return rows
     .reverse()
     .map((r) => ({ at: r.at, tools: r.tools, budget: makeBudget(r.toolsBytes, r.instructionsBytes) }));
-}
+});

@@ -1,9 +1,8 @@
-import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
 import { notFound } from "../../errors";
+import { operation } from "../operation";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
-import { parseInput } from "../validation";
 import { ZHoldingsInput } from "./schemas";
 
 /**
@@ -18,12 +17,7 @@ export function heldToolsWhere(identityId: string): Prisma.ToolWhereInput {
   };
 }
 
-export async function listHoldings(
-  actor: Actor,
-  raw: { id: string; search?: string; sourceId?: string; cursor?: string; limit?: number },
-) {
-  requireRole(actor, "viewer");
-  const input = parseInput(ZHoldingsInput, raw);
+export const listHoldings = operation({ role: "viewer", input: ZHoldingsInput }, async (_actor, input) => {
   const db = await getDb();
   if (!(await db.agentIdentity.findUnique({ where: { id: input.id }, select: { id: true } })))
     throw notFound("Agent Identity");
@@ -71,7 +65,7 @@ export async function listHoldings(
     total,
     nextCursor: nextOffsetCursor(offset, rows.length, total),
   };
-}
+});
 
 /**
  * The identities that hold a Tool (first `limit`, and how many in all), each saying whether

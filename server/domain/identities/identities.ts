@@ -1,5 +1,4 @@
 import { fmt, fmtBytes } from "@/universal/format";
-import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
@@ -9,14 +8,12 @@ import { planListing } from "../agent-tools/exposure";
 import { recordAudit } from "../audit/record";
 import { utf8Bytes } from "../catalog/canonical";
 import { catalogVersionOf } from "../catalog/version";
-import { parseInput } from "../validation";
+import { operation } from "../operation";
 import { budgetOf, identityTotals, makeBudget, planningEstimate, stateOf } from "./budget";
 import { recordBudgetSnapshots } from "./budget-history";
 import { REFERENCE_BYTES } from "./reference-tools";
 import { identityRowHealth } from "./row-health";
 import {
-  type TCreateIdentityInput,
-  type TUpdateIdentityInput,
   ZAssignmentInput,
   ZCreateIdentityInput,
   ZIdentityIdInput,
@@ -52,9 +49,7 @@ async function lockIdentity(tx: Tx, id: string) {
   return rows[0];
 }
 
-export async function createIdentity(actor: Actor, raw: TCreateIdentityInput) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZCreateIdentityInput, raw);
+export const createIdentity = operation({ role: "operator", input: ZCreateIdentityInput }, async (actor, input) => {
   const instructions = input.instructions ?? "";
   const instructionsBytes = utf8Bytes(instructions);
   if (instructionsBytes > LIMITS.IDENTITY_BUDGET_BYTES.value)
@@ -77,11 +72,9 @@ export async function createIdentity(actor: Actor, raw: TCreateIdentityInput) {
   // After the transaction: on the embedded database a query beside it would wait for it.
   await recordBudgetSnapshots([result.id]);
   return result;
-}
+});
 
-export async function updateIdentity(actor: Actor, raw: TUpdateIdentityInput) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZUpdateIdentityInput, raw);
+export const updateIdentity = operation({ role: "operator", input: ZUpdateIdentityInput }, async (actor, input) => {
   const db = await getDb();
   const result = await db.$transaction(async (tx) => {
     await lockIdentity(tx, input.id);
@@ -132,11 +125,9 @@ export async function updateIdentity(actor: Actor, raw: TUpdateIdentityInput) {
   // After the transaction: on the embedded database a query beside it would wait for it.
   await recordBudgetSnapshots([input.id]);
   return result;
-}
+});
 
-export async function deleteIdentity(actor: Actor, raw: { id: string }) {
-  requireRole(actor, "operator");
-  const { id } = parseInput(ZIdentityIdInput, raw);
+export const deleteIdentity = operation({ role: "operator", input: ZIdentityIdInput }, async (actor, { id }) => {
   const db = await getDb();
   await db.$transaction(async (tx) => {
     const identity = await lockIdentity(tx, id);
@@ -150,7 +141,7 @@ export async function deleteIdentity(actor: Actor, raw: { id: string }) {
   });
   evictAgentTokens({ identityId: id });
   announce("identity");
-}
+});
 
 type SourceFacts = {
   id: string;
@@ -178,9 +169,7 @@ async function sourceFacts(tx: Tx, sourceId: string): Promise<SourceFacts> {
 }
 
 /** What assigning a Source would do to the identity's budget, before anything is saved. */
-export async function previewAssignment(actor: Actor, raw: { identityId: string; sourceId: string }) {
-  requireRole(actor, "viewer");
-  const input = parseInput(ZAssignmentInput, raw);
+export const previewAssignment = operation({ role: "viewer", input: ZAssignmentInput }, async (_actor, input) => {
   const db = await getDb();
   const source = await sourceFacts(db, input.sourceId);
   const budget = await budgetOf(input.identityId);
@@ -196,11 +185,9 @@ export async function previewAssignment(actor: Actor, raw: { identityId: string;
     alreadyAssigned: Boolean(already),
     fits: projected.overByBytes === 0 || adds === 0,
   };
-}
+});
 
-export async function assignSource(actor: Actor, raw: { identityId: string; sourceId: string }) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZAssignmentInput, raw);
+export const assignSource = operation({ role: "operator", input: ZAssignmentInput }, async (actor, input) => {
   const db = await getDb();
   const result = await db.$transaction(async (tx) => {
     const identity = await lockIdentity(tx, input.identityId);
@@ -252,11 +239,9 @@ export async function assignSource(actor: Actor, raw: { identityId: string; sour
   // After the transaction: on the embedded database a query beside it would wait for it.
   await recordBudgetSnapshots([input.identityId]);
   return result;
-}
+});
 
-export async function unassignSource(actor: Actor, raw: { identityId: string; sourceId: string }) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZAssignmentInput, raw);
+export const unassignSource = operation({ role: "operator", input: ZAssignmentInput }, async (actor, input) => {
   const db = await getDb();
   const result = await db.$transaction(async (tx) => {
     const identity = await lockIdentity(tx, input.identityId);
@@ -289,11 +274,9 @@ export async function unassignSource(actor: Actor, raw: { identityId: string; so
   // After the transaction: on the embedded database a query beside it would wait for it.
   await recordBudgetSnapshots([input.identityId]);
   return result;
-}
+});
 
-export async function listIdentities(actor: Actor, raw?: unknown) {
-  requireRole(actor, "viewer");
-  const input = parseInput(ZListIdentitiesInput, raw ?? {});
+export const listIdentities = operation({ role: "viewer", input: ZListIdentitiesInput }, async (_actor, input) => {
   const rows = await identityTotals({ search: input.search, sourceId: input.sourceId });
   const health = await identityRowHealth(rows.map((r) => r.id));
   const items = rows.map((r) => {
@@ -315,7 +298,7 @@ export async function listIdentities(actor: Actor, raw?: unknown) {
     };
   });
   return input.state ? items.filter((i) => i.state === input.state) : items;
-}
+});
 
 /** Why an over-budget identity is over, and the single unassignments that would fix it. */
 async function overBudgetAnalysis(
@@ -378,9 +361,7 @@ async function listingOf(id: string) {
   };
 }
 
-export async function getIdentity(actor: Actor, raw: { id: string }) {
-  requireRole(actor, "viewer");
-  const { id } = parseInput(ZIdentityIdInput, raw);
+export const getIdentity = operation({ role: "viewer", input: ZIdentityIdInput }, async (_actor, { id }) => {
   const db = await getDb();
   const identity = await db.agentIdentity.findUnique({ where: { id } });
   if (!identity) throw notFound("Agent Identity");
@@ -470,4 +451,4 @@ export async function getIdentity(actor: Actor, raw: { id: string }) {
           )
         : null,
   };
-}
+});

@@ -1,20 +1,12 @@
-/**
- * Pins: Tools an operator wants an identity's selection to list first (exposure.ts), by
- * model-facing name. Only a held Tool can be pinned; a pin outlives the Tool leaving
- * (names are stable, so it holds again when the Tool comes back) and lists nothing meanwhile.
- */
-import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import { LIMITS } from "../../limits";
 import { recordAudit } from "../audit/record";
-import { parseInput } from "../validation";
+import { operation } from "../operation";
 import { heldToolsWhere } from "./holdings";
 import { ZPinInput } from "./schemas";
 
-export async function pinTool(actor: Actor, raw: { identityId: string; name: string }) {
-  requireRole(actor, "operator");
-  const { identityId, name } = parseInput(ZPinInput, raw);
+export const pinTool = operation({ role: "operator", input: ZPinInput }, async (actor, { identityId, name }) => {
   const db = await getDb();
   const identity = await db.agentIdentity.findUnique({ where: { id: identityId }, select: { name: true } });
   if (!identity) throw notFound("Agent Identity");
@@ -48,11 +40,9 @@ export async function pinTool(actor: Actor, raw: { identityId: string; name: str
     });
     return { pinned: true };
   });
-}
+});
 
-export async function unpinTool(actor: Actor, raw: { identityId: string; name: string }) {
-  requireRole(actor, "operator");
-  const { identityId, name } = parseInput(ZPinInput, raw);
+export const unpinTool = operation({ role: "operator", input: ZPinInput }, async (actor, { identityId, name }) => {
   const db = await getDb();
   const identity = await db.agentIdentity.findUnique({ where: { id: identityId }, select: { name: true } });
   if (!identity) throw notFound("Agent Identity");
@@ -68,4 +58,4 @@ export async function unpinTool(actor: Actor, raw: { identityId: string; name: s
       });
     return { pinned: false };
   });
-}
+});

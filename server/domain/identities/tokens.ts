@@ -1,9 +1,9 @@
-import { type Actor, requireRole } from "../../actor";
+import type { Actor } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import { hashToken, lastUsedIsStale, newToken, tokenPrefix } from "../../tokens";
 import { recordAudit } from "../audit/record";
-import { parseInput } from "../validation";
+import { operation } from "../operation";
 import { ZCreateTokenInput, ZIdentityIdInput, ZRevokeTokenInput } from "./schemas";
 import { cacheAgent, cachedAgent, evictAgentTokens } from "./token-cache";
 
@@ -17,21 +17,17 @@ const PUBLIC = {
   revokedAt: true,
 } as const;
 
-export async function listTokens(actor: Actor, raw: { id: string }) {
-  requireRole(actor, "viewer");
-  const { id } = parseInput(ZIdentityIdInput, raw);
+export const listTokens = operation({ role: "viewer", input: ZIdentityIdInput }, async (_actor, { id }) => {
   const db = await getDb();
   return db.agentToken.findMany({
     where: { identityId: id },
     select: PUBLIC,
     orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }],
   });
-}
+});
 
 /** An agent token for /mcp: returned this once, stored as a hash. */
-export async function createToken(actor: Actor, raw: { identityId: string; name: string }) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZCreateTokenInput, raw);
+export const createToken = operation({ role: "operator", input: ZCreateTokenInput }, async (actor, input) => {
   const token = newToken("qm_agent");
   const db = await getDb();
   return db.$transaction(async (tx) => {
@@ -53,11 +49,9 @@ export async function createToken(actor: Actor, raw: { identityId: string; name:
     });
     return { token: row, value: token };
   });
-}
+});
 
-export async function revokeToken(actor: Actor, raw: { id: string }) {
-  requireRole(actor, "operator");
-  const { id } = parseInput(ZRevokeTokenInput, raw);
+export const revokeToken = operation({ role: "operator", input: ZRevokeTokenInput }, async (actor, { id }) => {
   const db = await getDb();
   const result = await db.$transaction(async (tx) => {
     const row = await tx.agentToken.findUnique({
@@ -78,7 +72,7 @@ export async function revokeToken(actor: Actor, raw: { id: string }) {
   });
   evictAgentTokens({ tokenId: id });
   return result;
-}
+});
 
 /** The agent behind a presented token, or null when it is unknown or revoked. */
 export async function authenticateAgentToken(token: string): Promise<Actor | null> {

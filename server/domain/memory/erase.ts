@@ -5,12 +5,12 @@
  * and why. A memory a merge built from it holds its text too, so it is erased the same way,
  * and the other memories that merge had replaced become current again.
  */
-import { type Actor, actorLabel, requireRole } from "../../actor";
+import { actorLabel } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { recordAudit } from "../audit/record";
 import { ERASED_PAYLOAD } from "../calls/memory-refs";
-import { parseInput } from "../validation";
+import { operation } from "../operation";
 import { requireMemoryScope } from "./access";
 import { forgetEmbeddings } from "./embeddings";
 import { refreshSeries } from "./facts";
@@ -29,9 +29,7 @@ async function derivedFrom(tx: Tx, id: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-export async function eraseMemory(actor: Actor, raw: unknown) {
-  requireRole(actor, "admin");
-  const input = parseInput(ZEraseInput, raw);
+export const eraseMemory = operation({ role: "admin", input: ZEraseInput }, async (actor, input) => {
   const scope = await requireMemoryScope(actor, input.id, "write");
   const db = await getDb();
   const result = await db.$transaction(async (tx) => {
@@ -102,4 +100,4 @@ export async function eraseMemory(actor: Actor, raw: unknown) {
   // Dead row versions still hold the old text until vacuumed; erasure should not wait for autovacuum.
   await db.$executeRawUnsafe(`VACUUM memory, fact`).catch(() => {});
   return result;
-}
+});

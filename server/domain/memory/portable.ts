@@ -9,12 +9,12 @@
 import { z } from "zod";
 import { fmt } from "@/universal/format";
 import type { Actor } from "../../actor";
-import { requireRole } from "../../actor";
 import { getDb } from "../../db";
 import type { Prisma, Tx } from "../../db/types";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { recordAudit } from "../audit/record";
+import { operation } from "../operation";
 import { unstorableText } from "../storable-text";
 import { parseInput } from "../validation";
 import { requireScope } from "./access";
@@ -383,9 +383,7 @@ async function requireSelfContained(tx: Tx, scopeId: string, data: Parsed): Prom
     );
 }
 
-export async function importScope(actor: Actor, raw: unknown) {
-  requireRole(actor, "curator");
-  const { jsonl } = parseInput(ZImportInput, raw);
+export const importScope = operation({ role: "curator", input: ZImportInput }, async (actor, { jsonl }) => {
   const data = parseJsonl(jsonl);
   const db = await getDb();
   const result = await db.$transaction(
@@ -477,4 +475,4 @@ export async function importScope(actor: Actor, raw: unknown) {
   if (Object.values(result.imported).some((n) => n > 0))
     await db.$executeRawUnsafe("ANALYZE memory, memory_lexeme, thread_member");
   return result;
-}
+});

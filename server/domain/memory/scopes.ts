@@ -7,6 +7,7 @@ import { type Actor, requireRole } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError } from "../../errors";
 import { recordAudit } from "../audit/record";
+import { operation } from "../operation";
 import { parseInput } from "../validation";
 import { requireGrantRole, requireScope, scopeWhere } from "./access";
 import {
@@ -35,9 +36,7 @@ function nameTaken(error: unknown, name: string): never {
   throw error;
 }
 
-export async function createScope(actor: Actor, raw: unknown) {
-  requireRole(actor, "curator");
-  const input = parseInput(ZCreateScopeInput, raw);
+export const createScope = operation({ role: "curator", input: ZCreateScopeInput }, async (actor, input) => {
   const db = await getDb();
   return db
     .$transaction(async (tx) => {
@@ -59,11 +58,9 @@ export async function createScope(actor: Actor, raw: unknown) {
       return scope;
     })
     .catch((e: unknown) => nameTaken(e, input.name));
-}
+});
 
-export async function updateScope(actor: Actor, raw: unknown) {
-  requireRole(actor, "curator");
-  const input = parseInput(ZUpdateScopeInput, raw);
+export const updateScope = operation({ role: "curator", input: ZUpdateScopeInput }, async (actor, input) => {
   const scope = await requireScope(actor, input.scopeId, "write");
   const db = await getDb();
   return db
@@ -87,12 +84,10 @@ export async function updateScope(actor: Actor, raw: unknown) {
       return updated;
     })
     .catch((e: unknown) => nameTaken(e, input.name ?? scope.name));
-}
+});
 
 /** Deletes a scope with everything in it. Admins only: it is memory no one can get back. */
-export async function deleteScope(actor: Actor, raw: unknown) {
-  requireRole(actor, "admin");
-  const { scopeId } = parseInput(ZScopeIdInput, raw);
+export const deleteScope = operation({ role: "admin", input: ZScopeIdInput }, async (actor, { scopeId }) => {
   const scope = await requireScope(actor, scopeId, "write");
   const db = await getDb();
   return db.$transaction(async (tx) => {
@@ -108,7 +103,7 @@ export async function deleteScope(actor: Actor, raw: unknown) {
     });
     return { id: scope.id, name: scope.name, memories };
   });
-}
+});
 
 /** The scopes the actor may read, with their size and the actor's access. */
 export async function listScopes(actor: Actor) {
@@ -250,20 +245,21 @@ export async function listScopeGrants(actor: Actor, raw: unknown) {
 }
 
 /** The scopes an identity is granted, for its page. */
-export async function listIdentityGrants(actor: Actor, raw: unknown) {
-  requireRole(actor, "viewer");
-  const { identityId } = parseInput(ZIdentityGrantsInput, raw);
-  const db = await getDb();
-  const rows = await db.scopeGrant.findMany({
-    where: { identityId, scope: scopeWhere(actor, "read") },
-    orderBy: { scope: { name: "asc" } },
-    select: { access: true, grantedAt: true, scope: { select: { id: true, name: true, description: true } } },
-  });
-  return rows.map((r) => ({
-    scopeId: r.scope.id,
-    scopeName: r.scope.name,
-    description: r.scope.description,
-    access: r.access,
-    grantedAt: r.grantedAt,
-  }));
-}
+export const listIdentityGrants = operation(
+  { role: "viewer", input: ZIdentityGrantsInput },
+  async (actor, { identityId }) => {
+    const db = await getDb();
+    const rows = await db.scopeGrant.findMany({
+      where: { identityId, scope: scopeWhere(actor, "read") },
+      orderBy: { scope: { name: "asc" } },
+      select: { access: true, grantedAt: true, scope: { select: { id: true, name: true, description: true } } },
+    });
+    return rows.map((r) => ({
+      scopeId: r.scope.id,
+      scopeName: r.scope.name,
+      description: r.scope.description,
+      access: r.access,
+      grantedAt: r.grantedAt,
+    }));
+  },
+);

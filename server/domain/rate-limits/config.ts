@@ -4,13 +4,13 @@
  * RATE_LIMIT_CONFIG_MS, so a call without a limit costs no query, and a change reaches
  * every instance within that time (at once on the instance that made it).
  */
-import { type Actor, actorLabel, requireRole } from "../../actor";
+import { actorLabel } from "../../actor";
 import { getDb } from "../../db";
 import { notFound } from "../../errors";
 import { LIMITS } from "../../limits";
 import { recordAudit } from "../audit/record";
-import { parseInput } from "../validation";
-import { type TRateLimitSubject, type TSetRateLimitInput, ZRateLimitSubject, ZSetRateLimitInput } from "./schemas";
+import { operation } from "../operation";
+import { type TRateLimitSubject, ZRateLimitSubject, ZSetRateLimitInput } from "./schemas";
 
 export interface Limit {
   perMinute: number | null;
@@ -81,39 +81,41 @@ async function subjectLabel(subject: TRateLimitSubject): Promise<string> {
   return tool.modelFacingName ?? tool.nativeName;
 }
 
-export async function getRateLimit(actor: Actor, raw: TRateLimitSubject): Promise<Limit> {
-  requireRole(actor, "viewer");
-  const subject = parseInput(ZRateLimitSubject, raw);
-  const db = await getDb();
-  const row = await db.rateLimit.findUnique({ where: { subjectType_subjectId: subject } });
-  return { perMinute: row?.perMinute ?? null, concurrent: row?.concurrent ?? null };
-}
+export const getRateLimit = operation(
+  { role: "viewer", input: ZRateLimitSubject },
+  async (_actor, subject): Promise<Limit> => {
+    const db = await getDb();
+    const row = await db.rateLimit.findUnique({ where: { subjectType_subjectId: subject } });
+    return { perMinute: row?.perMinute ?? null, concurrent: row?.concurrent ?? null };
+  },
+);
 
 /** Sets (or, with both null, removes) the limit of an identity or a Tool. Operators and admins. */
-export async function setRateLimit(actor: Actor, raw: TSetRateLimitInput): Promise<Limit> {
-  requireRole(actor, "operator");
-  const input = parseInput(ZSetRateLimitInput, raw);
-  const subject = { subjectType: input.subjectType, subjectId: input.subjectId };
-  const label = await subjectLabel(subject);
-  const db = await getDb();
-  await db.$transaction(async (tx) => {
-    if (input.perMinute === null && input.concurrent === null) await tx.rateLimit.deleteMany({ where: subject });
-    else {
-      const values = { perMinute: input.perMinute, concurrent: input.concurrent, updatedBy: actorLabel(actor) };
-      await tx.rateLimit.upsert({
-        where: { subjectType_subjectId: subject },
-        create: { ...subject, ...values },
-        update: values,
+export const setRateLimit = operation(
+  { role: "operator", input: ZSetRateLimitInput },
+  async (actor, input): Promise<Limit> => {
+    const subject = { subjectType: input.subjectType, subjectId: input.subjectId };
+    const label = await subjectLabel(subject);
+    const db = await getDb();
+    await db.$transaction(async (tx) => {
+      if (input.perMinute === null && input.concurrent === null) await tx.rateLimit.deleteMany({ where: subject });
+      else {
+        const values = { perMinute: input.perMinute, concurrent: input.concurrent, updatedBy: actorLabel(actor) };
+        await tx.rateLimit.upsert({
+          where: { subjectType_subjectId: subject },
+          create: { ...subject, ...values },
+          update: values,
+        });
+      }
+      await recordAudit(tx, actor, {
+        action: "rate_limit.set",
+        targetType: input.subjectType,
+        targetId: input.subjectId,
+        targetLabel: label,
+        details: { perMinute: input.perMinute, concurrent: input.concurrent },
       });
-    }
-    await recordAudit(tx, actor, {
-      action: "rate_limit.set",
-      targetType: input.subjectType,
-      targetId: input.subjectId,
-      targetLabel: label,
-      details: { perMinute: input.perMinute, concurrent: input.concurrent },
     });
-  });
-  forgetLimitTable();
-  return { perMinute: input.perMinute, concurrent: input.concurrent };
-}
+    forgetLimitTable();
+    return { perMinute: input.perMinute, concurrent: input.concurrent };
+  },
+);

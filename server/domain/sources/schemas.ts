@@ -43,12 +43,17 @@ const heartbeatTimeoutSeconds = z
   .min(HEARTBEAT_TIMEOUTS.min, `must be at least ${HEARTBEAT_TIMEOUTS.min} seconds`)
   .max(HEARTBEAT_TIMEOUTS.max, "must be at most 24 hours");
 
+/** review: new and changed Tools wait for an operator (Tools → Review); trust: offered as published. */
+export const REVIEW_POLICIES = ["review", "trust"] as const;
+const reviewPolicy = z.enum(REVIEW_POLICIES, { error: 'must be "review" or "trust"' });
+
 export const ZCreateMcpConnectionInput = z.object({
   name,
   description: description.optional(),
   url: z.string().trim().min(1, "is required").max(2048, "must be at most 2,048 characters"),
   headers: ZHeaders.optional(),
   checkIntervalSeconds: checkIntervalSeconds.default(CHECK_INTERVALS.default),
+  reviewPolicy: reviewPolicy.default("review"),
 });
 export type TCreateMcpConnectionInput = z.input<typeof ZCreateMcpConnectionInput>;
 
@@ -56,6 +61,7 @@ export const ZCreateToolHostInput = z.object({
   name,
   description: description.optional(),
   heartbeatTimeoutSeconds: heartbeatTimeoutSeconds.default(HEARTBEAT_TIMEOUTS.default),
+  reviewPolicy: reviewPolicy.default("review"),
 });
 export type TCreateToolHostInput = z.input<typeof ZCreateToolHostInput>;
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Actor, requireRole } from "../../actor";
+import { type Actor, actorId, actorLabel } from "../../actor";
 import { getDb } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import { announce } from "../../events";
@@ -9,13 +9,10 @@ import { recordAudit } from "../audit/record";
 import { recordSourceWideChange } from "../catalog/changes";
 import { closeSourceSessions } from "../catalog/source-sessions";
 import { identityTotals, makeBudget, stateOf } from "../identities/budget";
-import { parseInput } from "../validation";
+import { operation } from "../operation";
 import { sealHeaders } from "./headers";
 import { loadUrlPolicy } from "./network-policy";
 import {
-  type TCreateMcpConnectionInput,
-  type TCreateToolHostInput,
-  type TUpdateSourceInput,
   ZCreateMcpConnectionInput,
   ZCreateToolHostInput,
   ZListSourcesInput,
@@ -40,50 +37,57 @@ async function assertNameFree(name: string, exceptId?: string) {
   if (taken) throw new DomainError("CONFLICT", taken, { field: "name" });
 }
 
-export async function createMcpConnection(actor: Actor, raw: TCreateMcpConnectionInput) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZCreateMcpConnectionInput, raw);
-  const url = checkConnectionUrl(input.url, await loadUrlPolicy());
-  await assertNameFree(input.name);
-  const headers = input.headers ?? {};
-  // Chosen here: the headers are sealed for this id before the row exists.
-  const id = randomUUID();
-  const db = await getDb();
-  return db.$transaction(async (tx) => {
-    const row = await tx.source.create({
-      data: {
-        id,
-        kind: "mcp_connection",
-        name: input.name,
-        description: input.description ?? "",
-        url: url.toString(),
-        encryptedHeaders: sealHeaders(id, headers),
-        headerNames: Object.keys(headers),
-        checkIntervalSeconds: input.checkIntervalSeconds,
-        nextCheckAt: new Date(),
-      },
-      select: SOURCE_PUBLIC,
-    });
-    await recordAudit(tx, actor, {
-      action: "source.create",
-      targetType: "source",
-      targetId: row.id,
-      targetLabel: row.name,
-      details: {
-        kind: row.kind,
-        url: row.url,
-        headerNames: row.headerNames,
-        checkIntervalSeconds: row.checkIntervalSeconds,
-      },
-    });
-    return withIdentities(row, new Map());
-  });
+/** Who added a Source: its first catalog is approved as theirs (catalog/review-publish.ts). */
+function createdBy(actor: Actor) {
+  return { createdByType: actor.kind, createdById: actorId(actor), createdByLabel: actorLabel(actor) };
 }
 
+export const createMcpConnection = operation(
+  { role: "operator", input: ZCreateMcpConnectionInput },
+  async (actor, input) => {
+    const url = checkConnectionUrl(input.url, await loadUrlPolicy());
+    await assertNameFree(input.name);
+    const headers = input.headers ?? {};
+    // Chosen here: the headers are sealed for this id before the row exists.
+    const id = randomUUID();
+    const db = await getDb();
+    return db.$transaction(async (tx) => {
+      const row = await tx.source.create({
+        data: {
+          id,
+          kind: "mcp_connection",
+          name: input.name,
+          description: input.description ?? "",
+          url: url.toString(),
+          encryptedHeaders: sealHeaders(id, headers),
+          headerNames: Object.keys(headers),
+          checkIntervalSeconds: input.checkIntervalSeconds,
+          nextCheckAt: new Date(),
+          reviewPolicy: input.reviewPolicy,
+          ...createdBy(actor),
+        },
+        select: SOURCE_PUBLIC,
+      });
+      await recordAudit(tx, actor, {
+        action: "source.create",
+        targetType: "source",
+        targetId: row.id,
+        targetLabel: row.name,
+        details: {
+          kind: row.kind,
+          url: row.url,
+          headerNames: row.headerNames,
+          checkIntervalSeconds: row.checkIntervalSeconds,
+          reviewPolicy: input.reviewPolicy,
+        },
+      });
+      return withIdentities(row, new Map());
+    });
+  },
+);
+
 /** Creates an SDK Tool Host; its token is returned this once and stored hashed. */
-export async function createToolHost(actor: Actor, raw: TCreateToolHostInput) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZCreateToolHostInput, raw);
+export const createToolHost = operation({ role: "operator", input: ZCreateToolHostInput }, async (actor, input) => {
   await assertNameFree(input.name);
   const token = newToken("qm_host");
   const db = await getDb();
@@ -96,6 +100,8 @@ export async function createToolHost(actor: Actor, raw: TCreateToolHostInput) {
         hostTokenHash: hashToken(token),
         hostTokenPrefix: tokenPrefix(token),
         heartbeatTimeoutSeconds: input.heartbeatTimeoutSeconds,
+        reviewPolicy: input.reviewPolicy,
+        ...createdBy(actor),
       },
       select: SOURCE_PUBLIC,
     });
@@ -104,15 +110,17 @@ export async function createToolHost(actor: Actor, raw: TCreateToolHostInput) {
       targetType: "source",
       targetId: row.id,
       targetLabel: row.name,
-      details: { kind: row.kind, heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds },
+      details: {
+        kind: row.kind,
+        heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds,
+        reviewPolicy: input.reviewPolicy,
+      },
     });
     return { source: withIdentities(row, new Map()), hostToken: token };
   });
-}
+});
 
-export async function rotateHostToken(actor: Actor, raw: { id: string }) {
-  requireRole(actor, "operator");
-  const { id } = parseInput(ZSourceIdInput, raw);
+export const rotateHostToken = operation({ role: "operator", input: ZSourceIdInput }, async (actor, { id }) => {
   const token = newToken("qm_host");
   const db = await getDb();
   const result = await db.$transaction(async (tx) => {
@@ -134,11 +142,9 @@ export async function rotateHostToken(actor: Actor, raw: { id: string }) {
     return { row, hostToken: token };
   });
   return { source: withIdentities(result.row, await identityStats([result.row])), hostToken: result.hostToken };
-}
+});
 
-export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
-  requireRole(actor, "operator");
-  const input = parseInput(ZUpdateSourceInput, raw);
+export const updateSource = operation({ role: "operator", input: ZUpdateSourceInput }, async (actor, input) => {
   const db = await getDb();
   const before = await db.source.findUnique({ where: { id: input.id }, select: SOURCE_PUBLIC });
   if (!before) throw notFound("Source");
@@ -209,7 +215,7 @@ export async function updateSource(actor: Actor, raw: TUpdateSourceInput) {
   announce("source");
   // Outside the transaction: on the embedded database a query beside an open transaction would wait for it.
   return withIdentities(updated, await identityStats([updated]));
-}
+});
 
 /**
  * Saved headers hold credentials for one server: a URL moving to another origin (scheme,
@@ -238,9 +244,7 @@ function headerMove(
  * Deletes a Source and its Tools. Every identity that held them loses them; the loss is
  * recorded once per Tool (not per identity) so Lost recently can still show it.
  */
-export async function deleteSource(actor: Actor, raw: { id: string }) {
-  requireRole(actor, "operator");
-  const { id } = parseInput(ZSourceIdInput, raw);
+export const deleteSource = operation({ role: "operator", input: ZSourceIdInput }, async (actor, { id }) => {
   const db = await getDb();
   await db.$transaction(
     async (tx) => {
@@ -263,17 +267,15 @@ export async function deleteSource(actor: Actor, raw: { id: string }) {
   );
   closeSourceSessions(id);
   announce("source");
-}
+});
 
-export async function getSource(actor: Actor, raw: { id: string }) {
-  requireRole(actor, "viewer");
-  const { id } = parseInput(ZSourceIdInput, raw);
+export const getSource = operation({ role: "viewer", input: ZSourceIdInput }, async (_actor, { id }) => {
   const db = await getDb();
   const row = await db.source.findUnique({ where: { id }, select: SOURCE_PUBLIC });
   if (!row) throw notFound("Source");
   const stats = await identityStats([row]);
   return withIdentities(row, stats);
-}
+});
 
 type IdentityStats = Map<string, { assigned: number; overBudget: { id: string; name: string; overByBytes: number }[] }>;
 
@@ -314,9 +316,7 @@ function withIdentities(row: SourceRow, stats: IdentityStats) {
   };
 }
 
-export async function listSources(actor: Actor, raw?: unknown) {
-  requireRole(actor, "viewer");
-  const input = parseInput(ZListSourcesInput, raw ?? {});
+export const listSources = operation({ role: "viewer", input: ZListSourcesInput }, async (_actor, input) => {
   const db = await getDb();
   const rows = await db.source.findMany({
     where: { kind: input.kind, name: input.search ? { contains: input.search, mode: "insensitive" } : undefined },
@@ -325,4 +325,4 @@ export async function listSources(actor: Actor, raw?: unknown) {
   });
   const stats = await identityStats(rows);
   return rows.map((r) => withIdentities(r, stats));
-}
+});

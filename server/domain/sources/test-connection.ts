@@ -5,14 +5,13 @@
  * same failure codes apply. Nothing is stored: no Source, no check, no definitions.
  */
 
-import { type Actor, requireRole } from "../../actor";
 import { isCheckFailure } from "../../errors";
 import { evaluateCompatibility } from "../catalog/compatibility";
 import { listMcpCatalog } from "../catalog/mcp-lister";
 import type { PublishedTool } from "../catalog/validate-tool";
-import { parseInput } from "../validation";
+import { operation } from "../operation";
 import { loadUrlPolicy } from "./network-policy";
-import { type TTestConnectionInput, ZTestConnectionInput } from "./schemas";
+import { ZTestConnectionInput } from "./schemas";
 import { sourceNameTaken } from "./sources";
 import { checkConnectionUrl } from "./url-policy";
 
@@ -35,43 +34,44 @@ export type TestConnectionResult = (
   nameTaken: string | null;
 };
 
-export async function testConnection(actor: Actor, raw: TTestConnectionInput): Promise<TestConnectionResult> {
-  requireRole(actor, "operator");
-  const input = parseInput(ZTestConnectionInput, raw);
-  const policy = await loadUrlPolicy();
-  const url = checkConnectionUrl(input.url, policy);
-  const nameTaken = input.name?.trim() ? await sourceNameTaken(input.name.trim()) : null;
-  const started = performance.now();
-  const stop = new AbortController();
-  let first: PublishedTool[] | null = null;
-  const ms = () => Math.round(performance.now() - started);
-  try {
-    const { tools } = await listMcpCatalog({
-      url: url.toString(),
-      headers: input.headers ?? {},
-      allowLinkLocal: policy.allowLinkLocal,
-      signal: stop.signal,
-      onPage: (page) => {
-        first ??= page;
-        // The lister has asked for the next page (if any) before judging this one:
-        // stopping here abandons that request, so one page at most is read in full.
-        stop.abort();
-      },
-    });
-    // Returned normally: the first page was the only one.
-    return { ...result(first ?? tools, false, ms()), nameTaken };
-  } catch (error) {
-    // Stopped while the next page was on its way: the server has more.
-    if (first) return { ...result(first, true, ms()), nameTaken };
-    if (!isCheckFailure(error)) throw error;
-    return {
-      ok: false,
-      ms: ms(),
-      failure: { code: error.code, message: error.message, details: error.details ?? {} },
-      nameTaken,
-    };
-  }
-}
+export const testConnection = operation(
+  { role: "operator", input: ZTestConnectionInput },
+  async (_actor, input): Promise<TestConnectionResult> => {
+    const policy = await loadUrlPolicy();
+    const url = checkConnectionUrl(input.url, policy);
+    const nameTaken = input.name?.trim() ? await sourceNameTaken(input.name.trim()) : null;
+    const started = performance.now();
+    const stop = new AbortController();
+    let first: PublishedTool[] | null = null;
+    const ms = () => Math.round(performance.now() - started);
+    try {
+      const { tools } = await listMcpCatalog({
+        url: url.toString(),
+        headers: input.headers ?? {},
+        allowLinkLocal: policy.allowLinkLocal,
+        signal: stop.signal,
+        onPage: (page) => {
+          first ??= page;
+          // The lister has asked for the next page (if any) before judging this one:
+          // stopping here abandons that request, so one page at most is read in full.
+          stop.abort();
+        },
+      });
+      // Returned normally: the first page was the only one.
+      return { ...result(first ?? tools, false, ms()), nameTaken };
+    } catch (error) {
+      // Stopped while the next page was on its way: the server has more.
+      if (first) return { ...result(first, true, ms()), nameTaken };
+      if (!isCheckFailure(error)) throw error;
+      return {
+        ok: false,
+        ms: ms(),
+        failure: { code: error.code, message: error.message, details: error.details ?? {} },
+        nameTaken,
+      };
+    }
+  },
+);
 
 function result(tools: PublishedTool[], morePages: boolean, ms: number) {
   return {

@@ -27,6 +27,8 @@ export const SOURCE_PUBLIC = {
   definitionBytes: true,
   nextCheckAt: true,
   protocolVersion: true,
+  callPolicy: true,
+  reviewPolicy: true,
   leaseUntil: true,
   createdAt: true,
   updatedAt: true,

@@ -1,7 +1,7 @@
 /**
  * Tool indexes built from the database and kept in memory until what they index changes:
- * one per Agent Identity (its holdings; find_tools and the confusable pairs use it) and
- * one for the catalog (a Tool's nearest neighbours). Each is keyed by the same version the
+ * one per Agent Identity (its holdings, for the confusable pairs; built from find_tools'
+ * per-Source segments, held-index.ts) and one for the catalog (a Tool's nearest neighbours). Each is keyed by the same version the
  * console already polls (catalogVersionOf: moves with any publication, a Source joining or
  * leaving, an SDK host going silent or coming back), so a hit costs one small query and a
  * miss rebuilds. Every app instance keeps its own; nothing here needs to be shared.
@@ -10,7 +10,6 @@ import { getDb } from "../../db";
 import type { Prisma } from "../../db/types";
 import { LIMITS } from "../../limits";
 import { catalogVersionOf, VERSION_SELECT } from "../catalog/version";
-import { heldToolsWhere } from "../identities/holdings";
 import { ToolIndex } from "./tool-index";
 import type { ToolText } from "./tool-text";
 
@@ -100,7 +99,13 @@ export async function loadTools(where: Prisma.ToolWhereInput): Promise<IndexedTo
  */
 const cache = new Map<string, Promise<VersionedIndex>>();
 
-async function cached(key: string, version: string, build: () => Promise<IndexedTool[]>): Promise<VersionedIndex> {
+/** What an index is built from: Tools, and their weighted terms when already analysed. */
+export interface IndexInput {
+  tools: IndexedTool[];
+  bags?: Map<string, number>[];
+}
+
+export async function cached(key: string, version: string, build: () => Promise<IndexInput>): Promise<VersionedIndex> {
   const hit = cache.get(key);
   if (hit) {
     const entry = await hit.catch(() => null);
@@ -111,7 +116,7 @@ async function cached(key: string, version: string, build: () => Promise<Indexed
     }
     if (cache.get(key) === hit) cache.delete(key);
   }
-  const pending = build().then((tools) => ({ version, index: new ToolIndex(tools), memo: new Map() }));
+  const pending = build().then(({ tools, bags }) => ({ version, index: new ToolIndex(tools, bags), memo: new Map() }));
   cache.set(key, pending);
   pending.catch(() => {
     if (cache.get(key) === pending) cache.delete(key);
@@ -130,20 +135,13 @@ export async function holdingsVersion(identityId: string): Promise<string> {
   return catalogVersionOf(assignments.map((a) => a.source));
 }
 
-/** The index of the Tools an identity holds. */
-export async function heldToolIndex(identityId: string): Promise<VersionedIndex> {
-  return cached(`identity:${identityId}`, await holdingsVersion(identityId), () =>
-    loadTools(heldToolsWhere(identityId)),
-  );
-}
-
 /** The index of every Tool a model can be offered (Compatible, of a Source not silent). */
 export async function catalogToolIndex(): Promise<VersionedIndex> {
   const db = await getDb();
   const sources = await db.source.findMany({ select: VERSION_SELECT });
-  return cached("catalog", catalogVersionOf(sources), () =>
-    loadTools({ compatibility: "compatible", source: { hostSilentSince: null } }),
-  );
+  return cached("catalog", catalogVersionOf(sources), async () => ({
+    tools: await loadTools({ compatibility: "compatible", source: { hostSilentSince: null } }),
+  }));
 }
 
 /** Forget every index (tests that compare a cold build with a warm one). */

@@ -9,21 +9,25 @@
 import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
+import { routed } from "../agent-tools/route-cache";
 import { catalogVersionOf, VERSION_SELECT } from "../catalog/version";
 import { heldToolsWhere } from "../identities/holdings";
 import { type IndexedTool, loadTools } from "./indexes";
 import { SearchLegs, scoreRequest } from "./search-legs";
 import { weightedTerms } from "./tool-text";
 
-interface Segment {
+export interface Segment {
   version: string;
   tools: IndexedTool[];
+  /** Each Tool's weighted terms, kept so the confusable pairs build from them without re-reading. */
+  bags: Map<string, number>[];
   legs: SearchLegs;
 }
 
 interface Entry {
   current?: Segment;
-  building?: { version: string; promise: Promise<Segment> };
+  /** `hurry` starts a delayed background build now (for a caller that waits for it anyway). */
+  building?: { version: string; promise: Promise<Segment>; hurry?: () => void };
 }
 
 /** Tools analysed between two turns of the event loop while a segment is built. */
@@ -35,7 +39,11 @@ const BACKGROUND_BUILD_DELAY_MS = 250;
 /** Least recently used first. */
 const entries = new Map<string, Entry>();
 
+/** Segments built since the process started (tests and benchmarks read it). */
+let builds = 0;
+
 async function buildSegment(sourceId: string, version: string): Promise<Segment> {
+  builds++;
   // Held Tools of this Source, whoever holds it: Compatible (a silent host's are not held at all).
   const tools = await loadTools({ sourceId, compatibility: "compatible" });
   // Words are split and stemmed a slice at a time, so calls being answered meanwhile are not held up.
@@ -48,10 +56,12 @@ async function buildSegment(sourceId: string, version: string): Promise<Segment>
     bags,
     tools.map((t) => t.sourceName),
   );
-  return { version, tools, legs };
+  return { version, tools, bags, legs };
 }
 
-function segmentOf(source: { id: string; name: string; catalogVersion: number; hostSilentSince: Date | null }) {
+type VersionedSource = { id: string; name: string; catalogVersion: number; hostSilentSince: Date | null };
+
+function segmentOf(source: VersionedSource) {
   const version = catalogVersionOf([source]);
   let entry = entries.get(source.id);
   if (entry) entries.delete(source.id);
@@ -66,12 +76,17 @@ function segmentOf(source: { id: string; name: string; catalogVersion: number; h
   if (held.building?.version !== version) {
     // In the background, its reads start after the call that asked has sent its own: on the
     // embedded database queries run one at a time, and that call should not wait behind them.
+    let hurry: (() => void) | undefined;
     const promise = answersStale
-      ? new Promise<void>((resolve) => setTimeout(resolve, BACKGROUND_BUILD_DELAY_MS)).then(() =>
-          buildSegment(source.id, version),
-        )
+      ? new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, BACKGROUND_BUILD_DELAY_MS);
+          hurry = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        }).then(() => buildSegment(source.id, version))
       : buildSegment(source.id, version);
-    held.building = { version, promise };
+    held.building = { version, promise, hurry };
     promise.then(
       (segment) => {
         if (held.building?.promise === promise) held.building = undefined;
@@ -85,6 +100,44 @@ function segmentOf(source: { id: string; name: string; catalogVersion: number; h
   }
   if (previous && answersStale) return { segment: Promise.resolve(previous), stale: true };
   return { segment: (held.building as { promise: Promise<Segment> }).promise, stale: false };
+}
+
+/** A Source's segment as of its current version (waiting for a rebuild rather than answering stale). */
+export async function currentSegment(source: VersionedSource): Promise<Segment> {
+  const looked = segmentOf(source);
+  if (!looked.stale) return looked.segment;
+  const version = catalogVersionOf([source]);
+  const building = entries.get(source.id)?.building;
+  if (building?.version !== version) return looked.segment;
+  building.hurry?.();
+  return building.promise;
+}
+
+/**
+ * Builds the segment of every Source some identity holds, one Source at a time, so the first
+ * find_tools on a fresh instance answers from memory instead of reading and analysing every
+ * held Tool (seconds at 15,000 Tools on a busy machine). Run once an instance serves; a search
+ * arriving meanwhile shares the build in flight. Returns how many Sources were indexed.
+ */
+export async function warmSearchSegments(): Promise<number> {
+  const db = await getDb();
+  const sources = await db.source.findMany({
+    where: { hostSilentSince: null, assignments: { some: {} } },
+    select: VERSION_SELECT,
+    // Most recently published first: what an LRU of TOOL_SEARCH_SEGMENTS should keep.
+    orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
+    take: LIMITS.TOOL_SEARCH_SEGMENTS.value,
+  });
+  let warmed = 0;
+  for (const source of sources.reverse()) {
+    try {
+      await currentSegment(source);
+      warmed++;
+    } catch (error) {
+      log.warn({ err: error, sourceId: source.id }, "could not warm a Source's find_tools index");
+    }
+  }
+  return warmed;
 }
 
 export interface Found {
@@ -103,10 +156,15 @@ export async function searchHeldTools(
   cutoff: number,
 ): Promise<{ total: number; tools: Found[] }> {
   const db = await getDb();
-  const assignments = await db.sourceAssignment.findMany({
-    where: { identityId, source: { hostSilentSince: null } },
-    select: { source: { select: VERSION_SELECT } },
-  });
+  // Which Sources (and their versions) the identity holds, kept as a Tool Call's route is
+  // (decision 0016): a change on this instance is seen at once, another instance's within
+  // CALL_ROUTE_CACHE_MS. Under load this query was most of a warm search.
+  const assignments = await routed(`find-tools-sources\0${identityId}`, () =>
+    db.sourceAssignment.findMany({
+      where: { identityId, source: { hostSilentSince: null } },
+      select: { source: { select: VERSION_SELECT } },
+    }),
+  );
   const looked = assignments.map((a) => segmentOf(a.source));
   const segments = await Promise.all(looked.map((l) => l.segment));
   const scores = scoreRequest(
@@ -161,4 +219,9 @@ export async function searchHeldTools(
 /** Forget every segment (tests and benchmarks that compare a cold build with a warm one). */
 export function dropSearchSegments(): void {
   entries.clear();
+}
+
+/** How many segments this process has built (tests and benchmarks: did a call build one?). */
+export function segmentBuildCount(): number {
+  return builds;
 }

@@ -77,11 +77,12 @@ export class ToolIndex<T extends ToolText = ToolText> {
   private legs?: SearchLegs;
   readonly bags: Map<string, number>[] = [];
 
-  constructor(tools: readonly T[]) {
+  /** `analysed[i]`, when given, are Tool i's weighted terms (a segment's), not computed again. */
+  constructor(tools: readonly T[], analysed?: readonly Map<string, number>[]) {
     this.tools = tools;
-    const bags = tools.map((t) => {
+    const bags = tools.map((t, i) => {
       const bag: [number, number][] = [];
-      const weighted = weightedTerms(t);
+      const weighted = analysed?.[i] ?? weightedTerms(t);
       this.bags.push(weighted);
       for (const [term, weight] of weighted) bag.push([this.idFor(term), weight]);
       return bag;

@@ -6,15 +6,8 @@ import type { Tx } from "../../db/types";
 import { DomainError, notFound } from "../../errors";
 import type { Role } from "../../roles";
 import { recordAudit } from "../audit/record";
-import { parseInput } from "../validation";
-import {
-  type TCreateUserInput,
-  type TResetPasswordInput,
-  type TUpdateUserInput,
-  ZCreateUserInput,
-  ZResetPasswordInput,
-  ZUpdateUserInput,
-} from "./schemas";
+import { operation } from "../operation";
+import { ZCreateUserInput, ZResetPasswordInput, ZUpdateUserInput } from "./schemas";
 
 const publicUser = {
   id: true,
@@ -35,9 +28,7 @@ export async function listUsers(actor: Actor) {
   return users.map((u) => ({ ...u, lastSeenAt: seen.get(u.id) ?? null }));
 }
 
-export async function createUser(actor: Actor, raw: TCreateUserInput) {
-  requireRole(actor, "admin");
-  const input = parseInput(ZCreateUserInput, raw);
+export const createUser = operation({ role: "admin", input: ZCreateUserInput }, async (actor, input) => {
   const db = await getDb();
   const hash = await hashConsolePassword(input.password);
   return db.$transaction(async (tx) => {
@@ -60,15 +51,13 @@ export async function createUser(actor: Actor, raw: TCreateUserInput) {
     });
     return user;
   });
-}
+});
 
 async function enabledAdminsOtherThan(tx: Tx, id: string): Promise<number> {
   return tx.user.count({ where: { role: "admin", disabledAt: null, id: { not: id } } });
 }
 
-export async function updateUser(actor: Actor, raw: TUpdateUserInput) {
-  requireRole(actor, "admin");
-  const input = parseInput(ZUpdateUserInput, raw);
+export const updateUser = operation({ role: "admin", input: ZUpdateUserInput }, async (actor, input) => {
   const db = await getDb();
   return db.$transaction(async (tx) => {
     const before = await tx.user.findUnique({ where: { id: input.id }, select: publicUser });
@@ -105,11 +94,9 @@ export async function updateUser(actor: Actor, raw: TUpdateUserInput) {
     }
     return user;
   });
-}
+});
 
-export async function resetUserPassword(actor: Actor, raw: TResetPasswordInput) {
-  requireRole(actor, "admin");
-  const input = parseInput(ZResetPasswordInput, raw);
+export const resetUserPassword = operation({ role: "admin", input: ZResetPasswordInput }, async (actor, input) => {
   const db = await getDb();
   const hash = await hashConsolePassword(input.password);
   await db.$transaction(async (tx) => {
@@ -132,7 +119,7 @@ export async function resetUserPassword(actor: Actor, raw: TResetPasswordInput) 
       targetLabel: user.email,
     });
   });
-}
+});
 
 /**
  * Makes sure an enabled admin with this email exists and signs in with this password

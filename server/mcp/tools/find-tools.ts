@@ -26,6 +26,12 @@ export const findTools = defineTool({
         description: z.string(),
         source: z.string(),
         inputSchema: z.record(z.string(), z.unknown()).describe("The Tool's input JSON Schema."),
+        callPolicy: z
+          .object({ policy: z.enum(["none", "confirm", "approve"]), reason: z.string() })
+          .optional()
+          .describe(
+            "Present when a person must agree before a call runs: confirm (your user, in the client) or approve (an approver, in the console).",
+          ),
       }),
     ),
   }),
@@ -35,7 +41,8 @@ export const findTools = defineTool({
     const found = await findOfferedTools(actor, input);
     // Clients that pass the model only text still give it what a call needs.
     const lines = found.tools.map(
-      (t) => `- ${t.name} (${t.source}): ${t.description.slice(0, 200)}\n  input: ${JSON.stringify(t.inputSchema)}`,
+      (t) =>
+        `- ${t.name} (${t.source}): ${t.description.slice(0, 200)}\n  input: ${JSON.stringify(t.inputSchema)}${t.callPolicy ? `\n  call policy: ${t.callPolicy.policy} — ${t.callPolicy.reason}` : ""}`,
     );
     // A whole user request as the query is not repeated back in full.
     const asked = found.query.length > 80 ? `${found.query.slice(0, 80)}…` : found.query;

@@ -1,9 +1,7 @@
 import { listAuditEvents } from "../../domain/audit/list";
-import { ZListAuditEventsInput } from "../../domain/audit/schemas";
-import { procedure, router } from "../init";
+import { router } from "../init";
+import { queryOf } from "../operations";
 
 export const auditRouter = router({
-  list: procedure("viewer")
-    .input(ZListAuditEventsInput)
-    .query(({ ctx, input }) => listAuditEvents(ctx.actor, input)),
+  list: queryOf(listAuditEvents),
 });

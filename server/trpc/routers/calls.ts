@@ -3,8 +3,8 @@ import { callStats, getCall, listCalls } from "../../domain/calls/queries";
 import { ZCallLogSettingsInput, ZCallStatsInput, ZListCallsInput, ZSetCaptureInput } from "../../domain/calls/schemas";
 import { getCallLogSettings, getCapture, setCallLogSettings, setCapture } from "../../domain/calls/settings";
 import { getRateLimit, setRateLimit } from "../../domain/rate-limits/config";
-import { ZRateLimitSubject, ZSetRateLimitInput } from "../../domain/rate-limits/schemas";
 import { procedure, router } from "../init";
+import { mutationOf, queryOf } from "../operations";
 
 export const callsRouter = router({
   list: procedure("viewer")
@@ -29,10 +29,6 @@ export const callsRouter = router({
 });
 
 export const rateLimitsRouter = router({
-  get: procedure("viewer")
-    .input(ZRateLimitSubject)
-    .query(({ ctx, input }) => getRateLimit(ctx.actor, input)),
-  set: procedure("operator")
-    .input(ZSetRateLimitInput)
-    .mutation(({ ctx, input }) => setRateLimit(ctx.actor, input)),
+  get: queryOf(getRateLimit),
+  set: mutationOf(setRateLimit),
 });

@@ -13,14 +13,10 @@ import {
   ZAcceptProposalInput,
   ZArchiveThreadInput,
   ZCreateMemoryInput,
-  ZCreateScopeInput,
   ZCreateThreadInput,
   ZDecideManyInput,
-  ZEraseInput,
   ZGetManyInput,
   ZGrantInput,
-  ZIdentityGrantsInput,
-  ZImportInput,
   ZListFactsInput,
   ZListMemoriesInput,
   ZListProposalsInput,
@@ -36,7 +32,6 @@ import {
   ZThreadIdInput,
   ZThreadMembersInput,
   ZThreadMembersListInput,
-  ZUpdateScopeInput,
 } from "../../domain/memory/schemas";
 import {
   createScope,
@@ -64,6 +59,7 @@ import {
   renameThread,
 } from "../../domain/memory/threads";
 import { procedure, router } from "../init";
+import { mutationOf, queryOf } from "../operations";
 
 const GRANTS = ["curator", "operator"] as const;
 
@@ -75,21 +71,13 @@ export const scopesRouter = router({
   version: procedure("viewer")
     .input(ZScopeIdInput)
     .query(({ ctx, input }) => getScopeVersion(ctx.actor, input)),
-  create: procedure("curator")
-    .input(ZCreateScopeInput)
-    .mutation(({ ctx, input }) => createScope(ctx.actor, input)),
-  update: procedure("curator")
-    .input(ZUpdateScopeInput)
-    .mutation(({ ctx, input }) => updateScope(ctx.actor, input)),
-  delete: procedure("admin")
-    .input(ZScopeIdInput)
-    .mutation(({ ctx, input }) => deleteScope(ctx.actor, input)),
+  create: mutationOf(createScope),
+  update: mutationOf(updateScope),
+  delete: mutationOf(deleteScope),
   grants: procedure("viewer")
     .input(ZScopeIdInput)
     .query(({ ctx, input }) => listScopeGrants(ctx.actor, input)),
-  identityGrants: procedure("viewer")
-    .input(ZIdentityGrantsInput)
-    .query(({ ctx, input }) => listIdentityGrants(ctx.actor, input)),
+  identityGrants: queryOf(listIdentityGrants),
   grant: procedure(GRANTS)
     .input(ZGrantInput)
     .mutation(({ ctx, input }) => grantScope(ctx.actor, input)),
@@ -99,9 +87,7 @@ export const scopesRouter = router({
   export: procedure("viewer")
     .input(ZScopeIdInput)
     .query(({ ctx, input }) => exportScope(ctx.actor, input)),
-  import: procedure("curator")
-    .input(ZImportInput)
-    .mutation(({ ctx, input }) => importScope(ctx.actor, input)),
+  import: mutationOf(importScope),
 });
 
 export const memoriesRouter = router({
@@ -123,9 +109,7 @@ export const memoriesRouter = router({
   supersede: procedure("curator")
     .input(ZSupersedeInput)
     .mutation(({ ctx, input }) => supersedeMemory(ctx.actor, input)),
-  erase: procedure("admin")
-    .input(ZEraseInput)
-    .mutation(({ ctx, input }) => eraseMemory(ctx.actor, input)),
+  erase: mutationOf(eraseMemory),
 });
 
 export const factsRouter = router({

@@ -1,0 +1,215 @@
+/**
+ * `approve`: a call is parked until a person with the approver role (or an admin) decides in
+ * the console (Tools → Approvals). The agent gets APPROVAL_PENDING with the approval's id and
+ * when to retry; its retry of the same call (same Tool definition, same arguments, by digest)
+ * runs it once after an approval, or gets APPROVAL_DENIED with the approver's reason. The
+ * arguments are stored sealed (they may hold secrets) and shown with secret-looking values
+ * redacted. Every decision is audited; the calls are in the call log (docs/decisions/0076).
+ */
+import { randomUUID } from "node:crypto";
+import { type Actor, actorLabel, requireRole } from "../../actor";
+import { decryptJson, encryptJson } from "../../crypto";
+import { getDb } from "../../db";
+import { DomainError, notFound } from "../../errors";
+import { LIMITS } from "../../limits";
+import { readableTime } from "../agent-tools/readable-time";
+import { recordAudit } from "../audit/record";
+import { parseInput } from "../validation";
+import { argumentsDigest } from "./confirmation";
+import { type TDecideApprovalInput, ZDecideApprovalInput } from "./schemas";
+
+export interface CallUnderApproval {
+  identityId: string;
+  identityName: string;
+  tokenId: string | null;
+  toolName: string;
+  sourceId: string;
+  sourceName: string;
+  definitionHash: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Whether this call may run now; otherwise the failure the agent gets instead. */
+export async function judgeApproval(
+  call: CallUnderApproval,
+  now = new Date(),
+): Promise<{ verdict: "run" } | { verdict: "refuse"; error: DomainError }> {
+  const db = await getDb();
+  const digest = argumentsDigest(call.arguments);
+  const same = {
+    identityId: call.identityId,
+    toolName: call.toolName,
+    definitionHash: call.definitionHash,
+    argumentsDigest: digest,
+    expiresAt: { gt: now },
+  };
+  const approved = await db.parkedCall.findFirst({ where: { ...same, status: "approved" }, select: { id: true } });
+  if (approved) {
+    // Only one retry may take it: the update succeeds for exactly one of any racing retries.
+    const taken = await db.parkedCall.updateMany({
+      where: { id: approved.id, status: "approved" },
+      data: { status: "ran", ranAt: now },
+    });
+    if (taken.count === 1) return { verdict: "run" };
+  }
+  const denied = await db.parkedCall.findFirst({
+    where: { ...same, status: "denied" },
+    orderBy: { decidedAt: "desc" },
+    select: { id: true, reason: true, decidedByLabel: true },
+  });
+  if (denied)
+    return {
+      verdict: "refuse",
+      error: new DomainError(
+        "APPROVAL_DENIED",
+        `${denied.decidedByLabel ?? "An approver"} denied this call of ${call.toolName}: ${denied.reason ?? "no reason given"}. Nothing was run; do not retry it with these arguments.`,
+        { approvalId: denied.id, reason: denied.reason },
+      ),
+    };
+  const pending =
+    (await db.parkedCall.findFirst({ where: { ...same, status: "pending" }, select: { id: true, expiresAt: true } })) ??
+    (await park(call, digest, now));
+  const retryAfter = LIMITS.APPROVAL_RETRY_AFTER_SECONDS.value;
+  return {
+    verdict: "refuse",
+    error: new DomainError(
+      "APPROVAL_PENDING",
+      `This call of ${call.toolName} waits for an approver's decision in the console (approval ${pending.id}). Nothing was run yet. Tell the user it needs approval, and retry the same call with the same arguments in ${retryAfter} s or later; it runs once approved. The approval expires ${readableTime(pending.expiresAt, now)}.`,
+      {
+        approvalId: pending.id,
+        retryAfterMs: retryAfter * 1000,
+        expiresAt: pending.expiresAt.toISOString(),
+      },
+    ),
+  };
+}
+
+async function park(call: CallUnderApproval, digest: string, now: Date) {
+  const db = await getDb();
+  const id = randomUUID();
+  return db.parkedCall.create({
+    data: {
+      id,
+      identityId: call.identityId,
+      identityName: call.identityName,
+      tokenId: call.tokenId,
+      toolName: call.toolName,
+      sourceId: call.sourceId,
+      sourceName: call.sourceName,
+      definitionHash: call.definitionHash,
+      argumentsDigest: digest,
+      // Sealed to its own row: a copy pasted into another approval does not open there.
+      arguments: encryptJson(call.arguments, sealedTo(id)),
+      expiresAt: new Date(now.getTime() + LIMITS.APPROVAL_TTL_SECONDS.value * 1000),
+    },
+    select: { id: true, expiresAt: true },
+  });
+}
+
+const sealedTo = (id: string) => `parked-call:${id}`;
+
+/** A key that names a secret: its value is never shown to an approver. */
+const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|auth|credential|private[-_]?key|cookie|session/i;
+
+export function redactArguments(value: unknown, depth = 0): unknown {
+  if (depth > LIMITS.JSON_DEPTH.value) return "[…]";
+  if (Array.isArray(value)) return value.map((v) => redactArguments(v, depth + 1));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? "[redacted]" : redactArguments(v, depth + 1)]),
+    );
+  return value;
+}
+
+/** Pending approvals first (oldest first), then the latest decisions, for Tools → Approvals. */
+export async function listApprovals(actor: Actor, now = new Date()) {
+  requireRole(actor, "approver");
+  const db = await getDb();
+  const select = {
+    id: true,
+    identityId: true,
+    identityName: true,
+    toolName: true,
+    sourceId: true,
+    sourceName: true,
+    arguments: true,
+    status: true,
+    createdAt: true,
+    expiresAt: true,
+    decidedAt: true,
+    decidedByLabel: true,
+    reason: true,
+    ranAt: true,
+  } as const;
+  const [pending, decided] = await Promise.all([
+    db.parkedCall.findMany({
+      where: { status: "pending", expiresAt: { gt: now } },
+      orderBy: { createdAt: "asc" },
+      take: LIMITS.PAGE_SIZE_MAX.value,
+      select,
+    }),
+    db.parkedCall.findMany({
+      where: { status: { in: ["approved", "denied", "ran"] } },
+      orderBy: { decidedAt: "desc" },
+      take: 20,
+      select,
+    }),
+  ]);
+  const view = (row: (typeof pending)[number]) => {
+    const { arguments: sealed, ...rest } = row;
+    let shown: unknown = null;
+    try {
+      shown = sealed ? redactArguments(decryptJson(sealed, sealedTo(row.id))) : null;
+    } catch {
+      shown = "[unreadable: sealed with another installation secret]";
+    }
+    return { ...rest, arguments: shown };
+  };
+  return { pending: pending.map(view), decided: decided.map(view) };
+}
+
+export async function decideApproval(actor: Actor, raw: TDecideApprovalInput, now = new Date()) {
+  requireRole(actor, "approver");
+  const input = parseInput(ZDecideApprovalInput, raw);
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const row = await tx.parkedCall.findUnique({
+      where: { id: input.id },
+      select: { status: true, expiresAt: true, toolName: true, identityName: true, sourceName: true },
+    });
+    if (!row) throw notFound("Approval");
+    if (row.status !== "pending" || row.expiresAt <= now)
+      throw new DomainError(
+        "CONFLICT",
+        row.status === "pending"
+          ? "id: this approval expired; the agent must call again."
+          : `id: this approval was decided already (${row.status}).`,
+        { field: "id", status: row.status },
+      );
+    const status = input.decision === "approve" ? "approved" : "denied";
+    const decided = await tx.parkedCall.updateMany({
+      where: { id: input.id, status: "pending" },
+      data: {
+        status,
+        decidedAt: now,
+        decidedById: actor.kind === "user" ? actor.id : null,
+        decidedByLabel: actorLabel(actor),
+        reason: input.reason ?? null,
+        // An approved call waits for the agent's retry as long again.
+        ...(status === "approved"
+          ? { expiresAt: new Date(now.getTime() + LIMITS.APPROVAL_TTL_SECONDS.value * 1000) }
+          : {}),
+      },
+    });
+    if (decided.count !== 1)
+      throw new DomainError("CONFLICT", "id: this approval was decided already.", { field: "id" });
+    await recordAudit(tx, actor, {
+      action: status === "approved" ? "call.approve" : "call.deny",
+      targetType: "parked_call",
+      targetId: input.id,
+      targetLabel: `${row.identityName} → ${row.sourceName} / ${row.toolName}`,
+      details: { reason: input.reason ?? null },
+    });
+    return { id: input.id, status };
+  });
+}
