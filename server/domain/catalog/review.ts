@@ -243,8 +243,8 @@ async function approve(tx: Tx, actor: Actor, tools: Pending[], at: Date, note?: 
   );
   const rows = tools.map((t) => {
     const text = texts.get(t.definitionHash) ?? "{}";
-    const parsed = JSON.parse(text) as { inputSchema?: unknown; execution?: unknown };
-    const judged = evaluateCompatibility(parsed.inputSchema, { execution: parsed.execution });
+    const parsed = JSON.parse(text) as { inputSchema?: unknown };
+    const judged = evaluateCompatibility(parsed.inputSchema);
     return {
       id: t.id,
       compatibility: judged.state,
