@@ -9,6 +9,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMcpHandler, ProtocolError, Server } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
+import { flushCallLog } from "@/server/domain/calls/recorder";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor } from "../helpers/mcp-agent";
@@ -209,5 +211,52 @@ describe("a held Source's resources and prompts at /mcp", () => {
     );
     const answer = (await bad.json()) as { error?: { message: string } };
     expect(answer.error?.message).toContain("cursor");
+  });
+
+  it("logs, traces and rate limits resource reads and prompt gets like Tool Calls", async () => {
+    const source = await surfaceServer("logged", 3);
+    const { api, identity, token } = await agentFor([source.id]);
+    const client = await connectClient("sdk-1.32", route.url, token);
+    try {
+      const uri = proxied(source.id, "file:///doc-1.txt");
+      await client.readResource({ uri });
+      await expect(client.readResource({ uri: proxied(source.id, "file:///doc-99.txt") })).rejects.toMatchObject({
+        code: -32002,
+      });
+      const prompt = (await client.listPrompts()).prompts.find((p) => String(p.name).endsWith("_summarize"))
+        ?.name as string;
+      await client.getPrompt({ name: prompt, arguments: { doc: "3" } });
+
+      await flushCallLog();
+      const db = await getDb();
+      const rows = await db.callLog.findMany({ where: { identityId: identity.id }, orderBy: { startedAt: "asc" } });
+      expect(
+        rows.map((r) => [r.toolName, r.nativeName, r.sourceId, r.sourceName, r.outcome, r.failureCode, r.builtIn]),
+      ).toEqual([
+        [uri, "file:///doc-1.txt", source.id, source.name, "ok", null, false],
+        [
+          proxied(source.id, "file:///doc-99.txt"),
+          "file:///doc-99.txt",
+          source.id,
+          source.name,
+          "failed",
+          "NOT_FOUND",
+          false,
+        ],
+        [prompt, "summarize", source.id, source.name, "ok", null, false],
+      ]);
+      expect(rows[2]?.bytesIn).toBeGreaterThan(0);
+
+      // The identity's limit counts reads and gets with its Tool Calls.
+      await api.rateLimits.set({ subjectType: "identity", subjectId: identity.id, perMinute: 1, concurrent: null });
+      await client.readResource({ uri });
+      await expect(client.readResource({ uri })).rejects.toThrow(/RATE_LIMITED|limit/i);
+      await expect(client.getPrompt({ name: prompt, arguments: { doc: "3" } })).rejects.toThrow(/RATE_LIMITED|limit/i);
+      await flushCallLog();
+      const refused = await db.callLog.findMany({ where: { identityId: identity.id, failureCode: "RATE_LIMITED" } });
+      expect(refused.length).toBe(2);
+    } finally {
+      await client.close();
+    }
   });
 });

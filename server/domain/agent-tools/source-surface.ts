@@ -14,6 +14,7 @@ import { getDb } from "../../db";
 import { DomainError, isToolCallFailure } from "../../errors";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
+import { observeSourceRequest } from "../calls/observe";
 import { AS_SENT } from "../catalog/catalog-transport";
 import { withSourceSession } from "../catalog/source-sessions";
 import { openHeaders } from "../sources/headers";
@@ -194,12 +195,27 @@ export function withProxiedUris<T>(sourceId: string, blocks: T[]): T[] {
   });
 }
 
-/** resources/read of a proxied URI, on its Source, if the identity holds it. */
-export async function readSourceResource(actor: Actor, uri: string, signal?: AbortSignal) {
+/**
+ * resources/read of a proxied URI, on its Source, if the identity holds it; in the call
+ * log, traces and rate limits like a Tool Call.
+ */
+export function readSourceResource(actor: Actor, uri: string, signal?: AbortSignal) {
+  return observeSourceRequest(actor, { kind: "resource", name: uri }, (about) =>
+    readOnSource(actor, uri, about, signal),
+  );
+}
+
+async function readOnSource(
+  actor: Actor,
+  uri: string,
+  about: (source: { id: string; name: string; nativeName: string }) => void,
+  signal?: AbortSignal,
+) {
   const parsed = parseProxiedUri(uri);
   const source = parsed && (await heldSources(actor)).find((s) => s.id === parsed.sourceId);
   if (!parsed || !source)
     throw new DomainError("NOT_FOUND", `No resource at ${uri}: it is not of a Source this Agent Identity holds.`);
+  about({ id: source.id, name: source.name, nativeName: parsed.uri });
   let answer: Record<string, unknown>;
   try {
     answer = await ask(source, "resources/read", { uri: parsed.uri }, signal);
@@ -210,27 +226,41 @@ export async function readSourceResource(actor: Actor, uri: string, signal?: Abo
   return { ...answer, contents: withProxiedUris(source.id, contents) };
 }
 
-/** prompts/get of a namespaced prompt, on its Source, if the identity holds it; null when no Source's. */
+type SourcePrompt = { messages: { role: string; content: unknown }[] };
+
+/**
+ * prompts/get of a namespaced prompt, on its Source, if the identity holds it; null when no
+ * Source's. Logged, traced and rate limited like a Tool Call.
+ */
 export async function getSourcePrompt(
   actor: Actor,
   name: string,
   args: Record<string, string>,
   signal?: AbortSignal,
-): Promise<{ messages: { role: string; content: unknown }[] } | null> {
+): Promise<SourcePrompt | null> {
   const sources = await heldSources(actor);
   // The longest prefix wins, so "ops" never takes "ops_tools"'s prompts.
   const source = sources
     .filter((s) => name.startsWith(`${slug(s.name)}_`))
     .sort((a, b) => slug(b.name).length - slug(a.name).length)[0];
   if (!source) return null;
+  const nativeName = name.slice(slug(source.name).length + 1);
+  return observeSourceRequest(actor, { kind: "prompt", name, arguments: args }, (about) => {
+    about({ id: source.id, name: source.name, nativeName });
+    return getOnSource(source, name, nativeName, args, signal);
+  });
+}
+
+async function getOnSource(
+  source: SurfaceSource,
+  name: string,
+  nativeName: string,
+  args: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<SourcePrompt> {
   let answer: Record<string, unknown>;
   try {
-    answer = await ask(
-      source,
-      "prompts/get",
-      { name: name.slice(slug(source.name).length + 1), arguments: args },
-      signal,
-    );
+    answer = await ask(source, "prompts/get", { name: nativeName, arguments: args }, signal);
   } catch (error) {
     sourceFailure(error, `No prompt named "${name}" on Source "${source.name}"`);
   }
