@@ -20,6 +20,7 @@ import { withSourceSession } from "../catalog/source-sessions";
 import { openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { servedIdentity } from "./identity";
+import { promptPrefixes } from "./prompt-prefix";
 import { sourceMessage } from "./remote-call";
 
 export const SOURCE_URI_PREFIX = "qm://source/";
@@ -41,6 +42,7 @@ interface SurfaceSource {
   url: string;
   encryptedHeaders: string | null;
   protocolVersion: string | null;
+  promptPrefix: string | null;
 }
 
 /** The identity's assigned, unpaused MCP Connections, in name order. */
@@ -55,7 +57,14 @@ async function heldSources(actor: Actor): Promise<SurfaceSource[]> {
       assignments: { some: { identityId: identity.id } },
     },
     orderBy: { name: "asc" },
-    select: { id: true, name: true, url: true, encryptedHeaders: true, protocolVersion: true },
+    select: {
+      id: true,
+      name: true,
+      url: true,
+      encryptedHeaders: true,
+      protocolVersion: true,
+      promptPrefix: true,
+    },
   });
   return rows as SurfaceSource[];
 }
@@ -107,15 +116,9 @@ function decode(cursor: string): Position {
   });
 }
 
-const slug = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .slice(0, 24) || "source";
-
-/** A Source's prompt as the agent names it. */
-export const proxiedPromptName = (source: { name: string }, prompt: string) => `${slug(source.name)}_${prompt}`;
+/** A Source's prompt as the agent names it (the prefix is kept through renames: prompt-prefix.ts). */
+export const proxiedPromptName = (source: { promptPrefix: string | null }, prompt: string) =>
+  `${source.promptPrefix}_${prompt}`;
 
 function mapped(kind: SurfaceKind, source: SurfaceSource, item: Item): Item {
   if (kind === RESOURCES) return { ...item, uri: proxiedUri(source.id, String(item.uri)) };
@@ -133,7 +136,8 @@ export async function listSourceSurface(
   cursor: string | undefined,
   signal?: AbortSignal,
 ): Promise<{ items: Item[]; nextCursor?: string }> {
-  const sources = await heldSources(actor);
+  const held = await heldSources(actor);
+  const sources = kind === PROMPTS ? await promptPrefixes(held) : held;
   let at: Position | undefined = cursor ? decode(cursor) : sources[0] ? { s: sources[0].id } : undefined;
   const page = LIMITS.MCP_SOURCE_LIST_PAGE.value;
   while (at) {
@@ -238,13 +242,13 @@ export async function getSourcePrompt(
   args: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<SourcePrompt | null> {
-  const sources = await heldSources(actor);
+  const sources = await promptPrefixes(await heldSources(actor));
   // The longest prefix wins, so "ops" never takes "ops_tools"'s prompts.
   const source = sources
-    .filter((s) => name.startsWith(`${slug(s.name)}_`))
-    .sort((a, b) => slug(b.name).length - slug(a.name).length)[0];
+    .filter((s) => name.startsWith(`${s.promptPrefix}_`))
+    .sort((a, b) => b.promptPrefix.length - a.promptPrefix.length)[0];
   if (!source) return null;
-  const nativeName = name.slice(slug(source.name).length + 1);
+  const nativeName = name.slice(source.promptPrefix.length + 1);
   return observeSourceRequest(actor, { kind: "prompt", name, arguments: args }, (about) => {
     about({ id: source.id, name: source.name, nativeName });
     return getOnSource(source, name, nativeName, args, signal);
