@@ -24,9 +24,13 @@ test("an OAuth-first client's discovery gets JSON naming the /mcp it called", as
     resourceMetadataUrl: challenge.resourceMetadataUrl,
   });
   expect(metadata.resource).toBe(mcpUrl);
-  expect(await discoverAuthorizationServerMetadata(`${baseURL}/`)).toBeUndefined();
+  const issuer = `${baseURL}/api/auth`;
+  expect(metadata.authorization_servers).toEqual([issuer]);
+  const server = await discoverAuthorizationServerMetadata(issuer);
+  expect(server?.issuer).toBe(issuer);
+  expect(server?.code_challenge_methods_supported).toEqual(["S256"]);
 
-  for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/unknown", "/register"]) {
+  for (const path of ["/.well-known/unknown", "/register"]) {
     const res = await fetch(`${baseURL}${path}`, { method: path === "/register" ? "POST" : "GET" });
     expect(res.status, path).toBe(404);
     expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);

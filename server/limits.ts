@@ -221,6 +221,12 @@ export const LIMITS = {
   // ── Console for daily work (issue 15) ──
   SOURCE_CHANGES_SHOWN: setting(20, "configuration changes shown beside a failing Source's failure"),
   BUDGET_SNAPSHOTS_SHOWN: setting(500, "budget snapshots an identity's chart draws"),
+
+  // ── OAuth for /mcp (decision 0071) ──
+  OAUTH_ACCESS_TOKEN_SECONDS: setting(3600, "seconds an OAuth access token for /mcp is valid"),
+  OAUTH_REFRESH_TOKEN_SECONDS: setting(30 * 24 * 3600, "seconds an OAuth refresh token is valid"),
+  OAUTH_CODE_SECONDS: setting(60, "seconds an OAuth authorization code may wait to be exchanged"),
+  OAUTH_IDENTITY_CHOICE_SECONDS: setting(120, "seconds the Agent Identity chosen on the consent page stays chosen"),
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { RETURN_PARAM, safeReturnPath } from "@/components/layout/return-to";
 import { SignInForm } from "@/components/layout/sign-in-form";
+import { isOAuthSignIn, resumePath } from "@/components/oauth/resume";
 import { sessionActor } from "@/server/trpc/context";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -13,8 +14,10 @@ export default async function SignInPage({
 }: {
   searchParams: Promise<Record<string, string | string[]>>;
 }) {
-  const asked = (await searchParams)[RETURN_PARAM];
-  const next = safeReturnPath(typeof asked === "string" ? asked : null);
+  const query = await searchParams;
+  const asked = query[RETURN_PARAM];
+  // Sent here by the authorization server for an MCP client: back to its request after.
+  const next = isOAuthSignIn(query) ? resumePath(query) : safeReturnPath(typeof asked === "string" ? asked : null);
   if (await sessionActor(await headers())) redirect(next);
   return (
     <main className="flex min-h-screen items-center justify-center px-4">

@@ -12,6 +12,7 @@ import { DetailQuery } from "@/components/ui/query-view";
 import { type TabItem, Tabs } from "@/components/ui/tabs";
 import { useUrlState } from "@/components/ui/use-url-state";
 import { AgentTokens } from "./agent-tokens";
+import { AwaitingReviewAlert } from "./awaiting-review-alert";
 import { BudgetBar } from "./budget-bar";
 import { BudgetPanel } from "./budget-panel";
 import { ConfusableTools } from "./confusable-tools";
@@ -21,6 +22,7 @@ import { IdentitySources } from "./identity-sources";
 import { IdentityStateBadge } from "./identity-state-badge";
 import { toolCount } from "./labels";
 import { LostRecently, useHoldingChangeSummary } from "./lost-recently";
+import { OAuthGrants } from "./oauth-grants";
 import { OverBudgetAlert } from "./over-budget-alert";
 import type { IdentityView } from "./types";
 
@@ -80,6 +82,7 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
         }
       />
       <OverBudgetAlert identity={identity} />
+      <AwaitingReviewAlert identityId={identity.id} />
 
       <section
         aria-label="At a glance"
@@ -109,7 +112,12 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
         {tab === "lost" && <LostRecently identityId={identity.id} />}
         {tab === "calls" && <IdentityCalls identityId={identity.id} />}
         {tab === "memory" && <IdentityScopes identityId={identity.id} />}
-        {tab === "tokens" && <AgentTokens identity={identity} />}
+        {tab === "tokens" && (
+          <div className="space-y-4">
+            <AgentTokens identity={identity} />
+            <OAuthGrants identity={identity} />
+          </div>
+        )}
         {tab === "settings" && <IdentitySettings key={identity.id} identity={identity} />}
       </Tabs>
     </>

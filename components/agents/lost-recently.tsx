@@ -231,6 +231,10 @@ function ChangedTools({ change }: { change: HoldingChange }) {
 }
 
 function reasonInWords(c: HoldingChange): string {
+  // Held back by its Source's review policy: nothing about it is incompatible.
+  if (c.reason === "became_incompatible" && c.detail === "awaiting_review")
+    return "Held for an operator’s review (Tools → Review)";
+  if (c.reason === "became_compatible" && c.detail === "approved") return "Approved in review";
   if (c.reason === "became_incompatible" && c.detail) {
     const state = COMPATIBILITY_LABELS[c.detail as keyof typeof COMPATIBILITY_LABELS] ?? c.detail;
     return `${c.reasonText}: now “${state}”`;

@@ -2,16 +2,14 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Inbox, Keyboard, Play } from "lucide-react";
-import Link from "next/link";
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
-import { Select } from "@/components/ui/field";
+import { FilterSelect } from "@/components/ui/filter-bar";
 import { formatCount, formatRelative } from "@/components/ui/format";
-import { parseError } from "@/components/ui/parse-error";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { EmptyState } from "@/components/ui/states";
 import { Switch } from "@/components/ui/switch";
@@ -26,6 +24,7 @@ import { ProposalCard } from "./proposal-card";
 import { RejectDialog } from "./reject-dialog";
 import { ScopedPage } from "./scoped-page";
 import type { ProposalItem, ScopeItem } from "./types";
+import { DECIDE_MAX, type Notice, useProposalDecisions, useProposalSelection } from "./use-proposal-review";
 import { useReviewKeys, useShortcutsSetting } from "./use-review-keys";
 import { useScopeVersion } from "./use-scope-version";
 
@@ -39,18 +38,18 @@ const STATUS = [
 type Status = (typeof STATUS)[number]["value"];
 const KINDS = ["merge", "supersede", "discard"] as const;
 type Kind = (typeof KINDS)[number];
+const KIND_OPTIONS = [
+  { value: "", label: "All kinds" },
+  ...KINDS.map((k) => ({ value: k, label: PROPOSAL_KIND_LABELS[k] ?? k })),
+];
 
 /** Proposals per block: each carries its memories' bodies, so blocks are smaller than other lists'. */
 const PROPOSAL_BLOCK = 50;
-/** A bulk decision takes at most this many proposals (proposals.decide). */
-const DECIDE_MAX = 200;
 const ROW_HEIGHT = 52;
 const FRAME = "h-[calc(100dvh-19rem)] min-h-96";
 /** Tailwind's lg: where the list and the proposal sit side by side. */
 const SIDE_BY_SIDE = "(min-width: 1024px)";
 const KIND_TONES: Record<string, Tone> = { merge: "accent", supersede: "warn", discard: "neutral" };
-
-type Notice = { tone: "ok" | "danger" | "info"; text: ReactNode };
 
 export function ProposalsPage() {
   const canWrite = useCan("curator");
@@ -171,7 +170,6 @@ function proposalColumns(actions: RowActions, now: number): Column<ProposalItem>
 
 function ProposalQueue({ scope }: { scope: ScopeItem }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const canWrite = useCan("curator");
   const now = useNow();
   const [filters, setFilters] = useUrlState(["status", "kind"] as const);
@@ -186,9 +184,7 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
   const total = proposals.total;
 
   const [active, setActive] = useState(0);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
   const detailRef = useRef<HTMLElement>(null);
-  const [rejecting, setRejecting] = useState<string[] | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [shortcuts, setShortcuts] = useShortcutsSetting();
 
@@ -199,93 +195,16 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
     if (active > 0 && active >= total && !proposals.isPending) setActive(Math.max(total - 1, 0));
   }, [active, total, proposals.isPending]);
 
-  const forget = (ids: string[]) =>
-    setSelected((s) => {
-      if (!ids.some((id) => s.has(id))) return s;
-      const next = new Set(s);
-      for (const id of ids) next.delete(id);
-      return next;
-    });
-  // A decision moves the scope version: the list refetches the rows in view, and so do
-  // the memory and thread pages when next shown.
-  const refresh = () =>
-    Promise.all([
-      changed(),
-      queryClient.invalidateQueries({ queryKey: trpc.memories.get.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.scopes.list.pathKey() }),
-    ]);
-
-  const accept = useMutation(
-    trpc.proposals.accept.mutationOptions({
-      onSuccess: (decided) => {
-        forget([decided.id]);
-        setNotice({
-          tone: "ok",
-          text: (
-            <>
-              Accepted the {decided.kind} proposal.
-              {decided.resultMemoryId && (
-                <>
-                  {" "}
-                  <Link href={`/memory/memories/${decided.resultMemoryId}`} className="font-medium underline">
-                    {decided.kind === "merge" ? "Open the merged memory" : "Open the memory that stays"}
-                  </Link>
-                </>
-              )}
-            </>
-          ),
-        });
-        return refresh();
-      },
-      onError: (e) => {
-        setNotice(
-          parseError(e)?.code === "PROPOSAL_STALE"
-            ? { tone: "info", text: "Recorded as stale: its memories had changed, so nothing was applied." }
-            : { tone: "danger", text: `Not accepted: ${errorMessage(e)}` },
-        );
-        return refresh();
-      },
-    }),
+  const { selected, setSelected, toggle, forget, selecting, selectFirst } = useProposalSelection(
+    { scopeId: scope.id, status, kind },
+    setNotice,
   );
-  const reject = useMutation(
-    trpc.proposals.reject.mutationOptions({
-      onSuccess: (decided) => {
-        forget([decided.id]);
-        setRejecting(null);
-        setNotice({ tone: "ok", text: "Rejected. These memories will not be proposed together again." });
-        return refresh();
-      },
-    }),
-  );
-  const decide = useMutation(
-    trpc.proposals.decide.mutationOptions({
-      onSuccess: (r, input) => {
-        setRejecting(null);
-        setSelected(new Set());
-        const verb = input.decision === "accept" ? "Accepted" : "Rejected";
-        setNotice({
-          tone: r.failed ? "danger" : "ok",
-          text: r.failed ? (
-            <>
-              {verb} {formatCount(r.decided)}; {formatCount(r.failed)} not decided:
-              <ul className="mt-1 list-disc pl-5">
-                {r.results
-                  .filter((x) => !x.ok)
-                  .slice(0, 5)
-                  .map((x) => (
-                    <li key={x.id}>{x.message}</li>
-                  ))}
-              </ul>
-            </>
-          ) : (
-            `${verb} ${formatCount(r.decided)} ${r.decided === 1 ? "proposal" : "proposals"}.`
-          ),
-        });
-        return refresh();
-      },
-    }),
-  );
-  const busy = accept.isPending || reject.isPending || decide.isPending;
+  const { accept, reject, decide, busy, rejecting, setRejecting } = useProposalDecisions({
+    changed,
+    forget,
+    clearSelection: () => setSelected(new Set()),
+    setNotice,
+  });
 
   const move = (by: number) => {
     if (!total) return;
@@ -300,16 +219,6 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
       setRejecting([p.id]);
     }
   };
-  const toggle = useCallback(
-    (id: string, on: boolean) =>
-      setSelected((s) => {
-        const next = new Set(s);
-        if (on) next.add(id);
-        else next.delete(id);
-        return next;
-      }),
-    [],
-  );
 
   useReviewKeys(shortcuts, {
     j: () => move(1),
@@ -319,21 +228,6 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
     x: () => canWrite && current?.status === "pending" && toggle(current.id, !selected.has(current.id)),
   });
 
-  // "Select all": the first proposals of the list (loaded or not), as many as one bulk decision takes.
-  const [selecting, setSelecting] = useState(false);
-  const selectFirst = async () => {
-    setSelecting(true);
-    try {
-      const first = await queryClient.fetchQuery(
-        trpc.proposals.list.queryOptions({ scopeId: scope.id, status, kind, limit: DECIDE_MAX }),
-      );
-      setSelected(new Set(first.items.filter((p) => p.status === "pending").map((p) => p.id)));
-    } catch (e) {
-      setNotice({ tone: "danger", text: `Could not select: ${errorMessage(e)}` });
-    } finally {
-      setSelecting(false);
-    }
-  };
   const selectable = Math.min(total, DECIDE_MAX);
   const allSelected = selected.size > 0 && selected.size >= selectable;
   const pendingList = status === "pending";
@@ -354,25 +248,17 @@ function ProposalQueue({ scope }: { scope: ScopeItem }) {
             setFilters({ status: v === "pending" ? null : v });
           }}
         />
-        <label className="sr-only" htmlFor="proposal-kind">
-          Kind
-        </label>
-        <Select
+        <FilterSelect
           id="proposal-kind"
+          label="Kind"
           value={kind ?? ""}
-          onChange={(e) => {
+          onValue={(v) => {
             setActive(0);
-            setFilters({ kind: e.target.value });
+            setFilters({ kind: v });
           }}
           className="w-40"
-        >
-          <option value="">All kinds</option>
-          {KINDS.map((k) => (
-            <option key={k} value={k}>
-              {PROPOSAL_KIND_LABELS[k]}
-            </option>
-          ))}
-        </Select>
+          options={KIND_OPTIONS}
+        />
         {/* Keyboard shortcuts mean little on a phone; the hint gives way to the filters there. */}
         <div className="ml-auto flex items-center gap-2 text-sm text-muted max-md:hidden">
           <Keyboard className="size-4" aria-hidden />

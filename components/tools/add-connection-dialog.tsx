@@ -73,6 +73,7 @@ export function AddConnectionDialog({
       description: String(f.get("description") ?? "") || undefined,
       headers: Object.keys(headers).length ? headers : undefined,
       checkIntervalSeconds: Number(f.get("checkIntervalSeconds") ?? DEFAULT_CHECK_INTERVAL),
+      reviewPolicy: f.get("reviewPolicy") === "trust" ? "trust" : "review",
     };
     const found = connectionProblems(values);
     if (headersError) found.headers = headersError;
@@ -147,6 +148,17 @@ export function AddConnectionDialog({
           {(p) => (
             <Select {...p} name="checkIntervalSeconds" defaultValue={DEFAULT_CHECK_INTERVAL}>
               <DurationOptions options={CHECK_INTERVAL_OPTIONS} />
+            </Select>
+          )}
+        </Field>
+        <Field
+          label="Tool definitions"
+          hint="Its first catalog counts as approved by you; under review, later new and changed Tools wait in Tools → Review."
+        >
+          {(p) => (
+            <Select {...p} name="reviewPolicy" defaultValue="review">
+              <option value="review">Review new and changed Tools</option>
+              <option value="trust">Trust what the server publishes</option>
             </Select>
           )}
         </Field>

@@ -17,7 +17,10 @@ export function CompatibilityBadge({
   return (
     <span className="inline-flex flex-wrap gap-1" title={reason ?? undefined}>
       {state === "compatible" && withdrawn ? null : (
-        <Badge tone={state === "compatible" ? "ok" : "danger"} className="max-md:whitespace-normal">
+        <Badge
+          tone={state === "compatible" ? "ok" : state === "awaiting_review" ? "warn" : "danger"}
+          className="max-md:whitespace-normal"
+        >
           {COMPATIBILITY_LABELS[state] ?? state}
         </Badge>
       )}

@@ -8,6 +8,7 @@ export interface ConnectionValues {
   description?: string;
   headers?: Record<string, string>;
   checkIntervalSeconds: number;
+  reviewPolicy?: "review" | "trust";
 }
 
 const LABELS: Record<ConnectionField, string> = {

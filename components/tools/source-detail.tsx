@@ -8,6 +8,7 @@ import { memo, useEffect, useRef, useState } from "react";
 import { CallStats } from "@/components/calls/call-stats";
 import { useCan } from "@/components/layout/current-user";
 import { SourceCallPolicyCard } from "@/components/tools/call-policy-card";
+import { SourceReviewCard } from "@/components/tools/review-policy-card";
 import { useTRPC } from "@/components/trpc/client";
 import { Breadcrumbs } from "@/components/ui/breadcrumbs";
 import { Button } from "@/components/ui/button";
@@ -216,6 +217,8 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
         <CallStats subject="source" id={source.id} />
 
         <SourceCallPolicyCard sourceId={source.id} policy={source.callPolicy} />
+
+        <SourceReviewCard sourceId={source.id} policy={source.reviewPolicy} />
 
         <section aria-labelledby="history-title">
           <h2 id="history-title" className="mb-3 text-base font-semibold">

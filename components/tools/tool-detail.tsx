@@ -283,6 +283,18 @@ function CompatibilityCallout({ tool }: { tool: ToolDetailView }) {
         that holds its Source.
       </Callout>
     );
+  if (state === "awaiting_review" || state === "review_rejected")
+    return (
+      <Callout tone="warn" data-testid="compatibility-reason" title={COMPATIBILITY_LABELS[state]}>
+        <p>{reason}</p>
+        <p className="mt-1">
+          <Link href="/tools/review" className="font-medium text-accent hover:underline">
+            Open Tools → Review
+          </Link>{" "}
+          to read what changed and decide.
+        </p>
+      </Callout>
+    );
   return (
     <Callout tone="danger" data-testid="compatibility-reason" title={COMPATIBILITY_LABELS[state] ?? state}>
       <p>{reason ?? "A model cannot be offered this Tool as it is published."}</p>

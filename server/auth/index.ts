@@ -12,6 +12,8 @@ import { getDb } from "../db";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import { LIMITS } from "../limits";
 import { installationSecret } from "../secrets";
+import { mcpOAuthPlugin } from "./oauth";
+import { forBetterAuth } from "./oauth-prisma";
 
 export function baseUrl(): string {
   return env.QM_BASE_URL ?? `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
@@ -28,7 +30,7 @@ async function createAuth() {
     appName: "Quartermaster",
     baseURL: baseUrl(),
     secret: installationSecret(),
-    database: prismaAdapter(db, { provider: "postgresql" }),
+    database: prismaAdapter(forBetterAuth(db), { provider: "postgresql" }),
     telemetry: { enabled: false },
     trustedOrigins: trustedOrigins(),
     emailAndPassword: {
@@ -64,7 +66,7 @@ async function createAuth() {
         },
       },
     },
-    plugins: [nextCookies()],
+    plugins: [mcpOAuthPlugin(baseUrl()), nextCookies()],
   });
 }
 

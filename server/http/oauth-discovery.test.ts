@@ -41,7 +41,7 @@ describe("handleDiscovery", () => {
   });
 
   it("refuses to take a POST at the metadata document", async () => {
-    const res = handleDiscovery(
+    const res = await handleDiscovery(
       new Request("http://127.0.0.1:1/.well-known/oauth-protected-resource", { method: "POST" }),
     );
     expect(res.status).toBe(405);
@@ -49,7 +49,7 @@ describe("handleDiscovery", () => {
   });
 
   it("serves the metadata with a trailing slash too", async () => {
-    const res = handleDiscovery(new Request("http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp/"));
+    const res = await handleDiscovery(new Request("http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp/"));
     expect((await res.json()).resource).toBe("http://127.0.0.1:1/mcp");
   });
 });

@@ -5,11 +5,15 @@
  * page anywhere on that walk ends in "Connection closed" with no reason shown. So every
  * path they try answers JSON, readable cross-origin, and the 401 names where to look.
  */
+import { oauthProviderAuthServerMetadata } from "@better-auth/oauth-provider";
 import { env } from "@/env";
-import { baseUrl } from "../auth";
+import { baseUrl, getAuth } from "../auth";
+import { AUTH_BASE_PATH, MCP_SCOPES } from "../auth/oauth";
 
 export const MCP_PATH = "/mcp";
 const PRM_PATH = "/.well-known/oauth-protected-resource";
+const AS_PATH = "/.well-known/oauth-authorization-server";
+const OIDC_PATH = "/.well-known/openid-configuration";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
@@ -40,6 +44,21 @@ function addressUsed(request: Request): URL | null {
 
 export function resourceUrl(request: Request): string {
   return `${publicOrigin(request)}${MCP_PATH}`;
+}
+
+/**
+ * The resource OAuth access tokens are bound to (RFC 8707): the configured address, one
+ * for the installation, as the authorization server was built with. A client that reached
+ * us by another loopback name is told that name in the metadata and is refused a token
+ * for it (set QM_BASE_URL to the address clients use; docs/mcp.md).
+ */
+export function mcpResource(): string {
+  return `${new URL(baseUrl()).origin}${MCP_PATH}`;
+}
+
+/** The authorization server's issuer: better-auth under its base path. */
+export function oauthIssuer(): string {
+  return `${new URL(baseUrl()).origin}${AUTH_BASE_PATH}`;
 }
 
 export function resourceMetadataUrl(request: Request): string {
@@ -75,13 +94,16 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return Response.json(body, { status, headers: { ...CORS, ...headers } });
 }
 
-const NO_OAUTH =
-  "Quartermaster does not offer OAuth sign-in at this address. Send an Agent Identity's token as Authorization: Bearer <token> (Agent Identities, then Tokens, in the console).";
+function notHere(request: Request): string {
+  return `Nothing here. This server's OAuth authorization server is ${oauthIssuer()}, described at ${publicOrigin(request)}${AS_PATH}${AUTH_BASE_PATH}; an Agent Identity's pasted token (Authorization: Bearer <token>) works too.`;
+}
 
 function protectedResourceMetadata(request: Request): Record<string, unknown> {
   return {
     resource: resourceUrl(request),
     resource_name: "Quartermaster",
+    authorization_servers: [oauthIssuer()],
+    scopes_supported: MCP_SCOPES.filter((scope) => scope !== "offline_access"),
     bearer_methods_supported: ["header"],
     resource_documentation: `${publicOrigin(request)}/`,
   };
@@ -92,8 +114,22 @@ export function isDiscoveryPath(pathname: string): boolean {
   return pathname.startsWith("/.well-known/") || ["/register", "/authorize", "/token"].includes(pathname);
 }
 
+/**
+ * RFC 8414 metadata, at the path-inserted form for our issuer (`…/api/auth`) and at the
+ * bare root that clients ignoring the issuer's path try; and the same document where
+ * clients fall back to OpenID discovery (this server signs no one in with OpenID Connect:
+ * what those clients read from it are the OAuth fields).
+ */
+async function serverMetadata(request: Request, pathname: string): Promise<Response | null> {
+  const paths = [AS_PATH, OIDC_PATH].flatMap((path) => [path, `${path}${AUTH_BASE_PATH}`]);
+  if (!paths.includes(pathname)) return null;
+  const serve = oauthProviderAuthServerMetadata(await getAuth());
+  const answer = await serve(new Request(request.url, { method: "GET", headers: request.headers }));
+  return json(answer.status, await answer.json(), { "cache-control": "public, max-age=300" });
+}
+
 /** Every method on every discovery path: metadata where there is some, a JSON refusal elsewhere. */
-export function handleDiscovery(request: Request): Response {
+export async function handleDiscovery(request: Request): Promise<Response> {
   if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
   const pathname = new URL(request.url).pathname.replace(/\/+$/, "") || "/";
   if (pathname === PRM_PATH || pathname === `${PRM_PATH}${MCP_PATH}`) {
@@ -105,6 +141,10 @@ export function handleDiscovery(request: Request): Response {
       );
     return json(200, protectedResourceMetadata(request), { "cache-control": "public, max-age=300" });
   }
+  if (request.method === "GET" || request.method === "HEAD") {
+    const metadata = await serverMetadata(request, pathname);
+    if (metadata) return metadata;
+  }
   if (pathname.startsWith(`${PRM_PATH}/`))
     return json(404, {
       error: "not_found",
@@ -114,8 +154,8 @@ export function handleDiscovery(request: Request): Response {
     // RFC 7591's error shape, so a client shows the description rather than a parse failure.
     return json(
       404,
-      { error: "invalid_client_metadata", error_description: NO_OAUTH },
+      { error: "invalid_client_metadata", error_description: notHere(request) },
       { "cache-control": "no-store" },
     );
-  return json(404, { error: "not_found", error_description: NO_OAUTH }, { "cache-control": "no-store" });
+  return json(404, { error: "not_found", error_description: notHere(request) }, { "cache-control": "no-store" });
 }

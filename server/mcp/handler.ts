@@ -17,10 +17,11 @@ import {
 import { fmtBytes } from "@/universal/format";
 import { type Actor, actorId } from "../actor";
 import { trustedOrigins } from "../auth";
+import { authenticateOAuthAccessToken, isOAuthAccessToken } from "../domain/identities/oauth-tokens";
 import { authenticateAgentToken } from "../domain/identities/tokens";
 import { DomainError } from "../errors";
 import { bodyTooLarge } from "../http/body-limits";
-import { type BearerRefusal, bearerChallenge } from "../http/oauth-discovery";
+import { type BearerRefusal, bearerChallenge, mcpResource } from "../http/oauth-discovery";
 import { LIMITS } from "../limits";
 import { log } from "../log";
 import { observeMcpRequest } from "../observability/mcp-request";
@@ -97,7 +98,7 @@ async function readBody(request: Request): Promise<string | null> {
 }
 
 const SEND_A_TOKEN =
-  "Send an Agent Identity's token as Authorization: Bearer <token> (Agent Identities → Tokens in the console).";
+  "Sign in with OAuth (the resource metadata names the authorization server), or send an Agent Identity's token as Authorization: Bearer <token> (Agent Identities → Tokens in the console).";
 
 /**
  * A 401 every OAuth client can act on (RFC 6750, RFC 9728): where the resource metadata is,
@@ -119,6 +120,11 @@ function unauthenticated(request: Request, authorization: string | null, token: 
   });
 }
 
+/** Pasted agent tokens by their own path; OAuth access tokens by theirs (prefix `qm_oat_`). */
+function authenticate(token: string): Promise<Actor | null> {
+  return isOAuthAccessToken(token) ? authenticateOAuthAccessToken(token, mcpResource()) : authenticateAgentToken(token);
+}
+
 export function handleMcpPost(request: Request): Promise<Response> {
   return observeMcpRequest(request, () => answerMcpPost(request));
 }
@@ -130,7 +136,7 @@ async function answerMcpPost(request: Request): Promise<Response> {
     );
   const authorization = request.headers.get("authorization");
   const token = bearerToken(authorization);
-  const actor = token ? await authenticateAgentToken(token) : null;
+  const actor = token ? await authenticate(token) : null;
   if (!actor || !token) return unauthenticated(request, authorization, token);
   // Read and parsed once, here: the SDK reading the body itself cost more than the rest of a
   // ping (docs/decisions/0015). JSON.parse does not recurse, so depth is checked later, by

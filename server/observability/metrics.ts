@@ -130,7 +130,7 @@ function createMetrics() {
     mcpRequestSeconds: new Histogram("qm_mcp_request_duration_seconds", "Time to answer one /mcp request."),
     toolCalls: new Counter(
       "qm_tool_calls_total",
-      "Tool Calls through /mcp, by kind (catalog, built_in), outcome (ok, is_error, failed) and failure code.",
+      "Tool Calls through /mcp, by kind (catalog, built_in; a held Source's resource reads and prompt gets: resource, prompt), outcome (ok, is_error, failed) and failure code.",
       cross(["catalog", "built_in"], ["ok", "is_error"]),
     ),
     toolCallSeconds: new Histogram(

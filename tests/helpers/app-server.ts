@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { trustedProxyList } from "@/env";
 import { handleAuthRequest } from "@/server/auth/handler";
+import { handleApprove } from "@/server/auth/oauth-approve";
 import { createFrontServer } from "@/server/http/front";
 import { handleMetrics } from "@/server/http/metrics-endpoint";
 import { handleDiscovery, isDiscoveryPath } from "@/server/http/oauth-discovery";
@@ -26,6 +27,7 @@ type Route = (request: Request) => Promise<Response> | Response;
 
 function route(method: string, pathname: string): Route {
   if (pathname.startsWith("/api/auth/")) return handleAuthRequest;
+  if (pathname === "/api/oauth/approve") return handleApprove;
   if (pathname.startsWith("/api/trpc/")) return handleTrpcRequest;
   if (pathname === "/mcp") return method === "POST" ? handleMcpPost : handleMcpOther;
   if (pathname === "/api/metrics") return handleMetrics;

@@ -113,6 +113,15 @@ describe("a Tool under confirm", () => {
     expect(deletes()).toBe(before + 1);
     expect(asked.at(-1)?.message).toMatch(/delete_invoice of the Source "billing-\d+"/);
     expect(asked.at(-1)?.message).toContain('"query": "INV-7"');
+    // Through call_tool it is the same call: asked, then run once.
+    const asks = asked.length;
+    const viaCallTool = (await client.callTool({
+      name: "call_tool",
+      arguments: { name: "delete_invoice", arguments: { query: "INV-77" } },
+    })) as CallToolResult;
+    expect(viaCallTool.isError).toBeFalsy();
+    expect(asked.length).toBe(asks + 1);
+    expect(deletes()).toBe(before + 2);
     // find_tools and the Tool's page say so, with why.
     const found = (await client.callTool({
       name: "find_tools",
@@ -125,9 +134,8 @@ describe("a Tool under confirm", () => {
     });
     expect(tools.find((t) => t.name === "read_invoice")?.callPolicy).toBeUndefined();
     // A Tool without a policy runs at once, unasked.
-    const asks = asked.length;
     await client.callTool({ name: "read_invoice", arguments: { query: "INV-7" } });
-    expect(asked.length).toBe(asks);
+    expect(asked.length).toBe(asks + 1);
   });
 
   it("reaches nothing when the user declines or cancels: CONFIRMATION_DECLINED", async () => {

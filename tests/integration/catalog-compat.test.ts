@@ -1,19 +1,12 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { callerFor, makeUser } from "../helpers/actors";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
-import { type RunningServer, simpleTool, startSdkServer, type ToolDef } from "../helpers/mcp-servers";
+import { simpleTool } from "../helpers/mcp-servers";
+import { servedCatalogs } from "../helpers/served-catalogs";
 
 withTestDatabase();
-const servers: RunningServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
-async function serve(catalog: () => ToolDef[]) {
-  const server = await startSdkServer({ catalog });
-  servers.push(server);
-  return server;
-}
+const { serve } = servedCatalogs();
 
 describe("model compatibility in the catalog", () => {
   it("keeps a Tool with a reserved argument, marked Schema unsupported with no model-facing name, and publishes the rest", async () => {

@@ -3,31 +3,17 @@
  * filter and worst-first order, and the Agent Identities list's recent losses and failing
  * Sources per row.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
 import { callerFor, makeUser } from "../helpers/actors";
 import { connectionTo, operator } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
-import {
-  paged,
-  type RunningServer,
-  simpleTool,
-  startRawServer,
-  startSdkServer,
-  type ToolDef,
-} from "../helpers/mcp-servers";
+import { paged, simpleTool, startRawServer, startSdkServer } from "../helpers/mcp-servers";
+import { servedCatalogs } from "../helpers/served-catalogs";
 
 withTestDatabase();
-const servers: RunningServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
-async function serve(catalog: () => ToolDef[]) {
-  const server = await startSdkServer({ catalog });
-  servers.push(server);
-  return server;
-}
+const { servers, serve } = servedCatalogs();
 
 describe("what is broken, first", () => {
   it("filters every Tool no model is offered, counts them, and sorts the compatibility column worst first", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { sweepSilentHosts } from "@/server/domain/sources/tool-hosts";
 import { LIMITS } from "@/server/limits";
@@ -6,18 +6,11 @@ import { callerFor, makeUser } from "../helpers/actors";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { hostWith, toolsOfModelBytes } from "../helpers/hosts";
-import { type RunningServer, simpleTool, startSdkServer, type ToolDef } from "../helpers/mcp-servers";
+import { simpleTool } from "../helpers/mcp-servers";
+import { servedCatalogs } from "../helpers/served-catalogs";
 
 withTestDatabase();
-const servers: RunningServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
-async function serve(catalog: () => ToolDef[]) {
-  const server = await startSdkServer({ catalog });
-  servers.push(server);
-  return server;
-}
+const { serve } = servedCatalogs();
 async function operatorApi() {
   return callerFor((await makeUser("operator")).actor);
 }

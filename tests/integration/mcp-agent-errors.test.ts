@@ -2,18 +2,19 @@
  * Errors an agent meets on catalog Tools, as a model reads them: arguments checked against
  * the Tool's input schema before anything is forwarded, a Tool the identity lost explained
  * with why and when, a failing Source named, one "MCP error" prefix at most; and Tools that
- * only run as tasks kept out of view with a reason (the demo's simulate-research-query).
+ * only run as tasks offered and run as tasks on their Source (the demo's simulate-research-query).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/client";
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import { afterAll, describe, expect, it } from "vitest";
-import { SYSTEM } from "@/server/actor";
 import { getDb } from "@/server/db";
 import { type DemoMcpServer, startEverythingServer } from "@/server/demo/everything-server";
+import { callRemoteTool } from "@/server/domain/agent-tools/remote-call";
+import { runRemoteTask } from "@/server/domain/agent-tools/remote-task";
+import { AS_SENT, type CatalogTransport } from "@/server/domain/catalog/catalog-transport";
 import { TASK_REQUIRED_REASON } from "@/server/domain/catalog/compatibility";
-import { listTools } from "@/server/domain/catalog/queries";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor } from "../helpers/mcp-agent";
@@ -143,17 +144,90 @@ describe("catalog Tool calls at /mcp", () => {
 });
 
 describe("Tools that only run as tasks", () => {
-  it("are Task required, with an actionable reason, and never offered: the demo's simulate-research-query", async () => {
+  it("that run only as tasks are offered and run as tasks on their Source: the demo's simulate-research-query", async () => {
     demo = await startEverythingServer();
     const { api, source } = await connectionTo(demo.url);
     expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
-    const taskOnly = await listTools(SYSTEM, { sourceId: source.id, state: "task_required" });
-    expect(taskOnly.items.map((t) => t.nativeName)).toEqual(["simulate-research-query"]);
-    expect(taskOnly.items[0]?.compatibility).toEqual({ state: "task_required", reason: TASK_REQUIRED_REASON });
+    const db = await getDb();
+    const stored = await db.tool.findFirstOrThrow({
+      where: { sourceId: source.id, nativeName: "simulate-research-query" },
+    });
+    expect(stored).toMatchObject({ compatibility: "compatible" });
+    const definition = JSON.parse(
+      (await db.toolDefinition.findUniqueOrThrow({ where: { hash: stored.definitionHash } })).definition,
+    );
+    expect(definition.execution).toEqual({ taskSupport: "required" });
     const { client } = await agentWithClient([source.id]);
-    const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toContain("echo");
-    expect(names.some((n) => n.includes("simulate"))).toBe(false);
+    const name = stored.modelFacingName as string;
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain(name);
+    // A plain tools/call from the agent; Quartermaster starts the task, polls it and answers its result.
+    const result = (await client.callTool({ name, arguments: { topic: "tide tables" } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toMatch(/Research Report: tide tables/);
+
+    // A row judged Task required before is judged again by the next check (the migration
+    // forgot its Source's fingerprint), and is offered under a name.
+    await db.tool.update({
+      where: { id: stored.id },
+      data: { compatibility: "task_required", compatibilityReason: TASK_REQUIRED_REASON, modelFacingName: null },
+    });
+    const dir = path.join(import.meta.dirname, "../../prisma/migrations");
+    const folder = readdirSync(dir).find((d) => d.endsWith("_task_required_callable")) as string;
+    await db.$executeRawUnsafe(
+      readFileSync(path.join(dir, folder, "migration.sql"), "utf8").replace(/^\s*--.*$/gm, ""),
+    );
+    expect((await db.source.findUniqueOrThrow({ where: { id: source.id } })).catalogFingerprint).toBeNull();
+    expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+    const again = await db.tool.findUniqueOrThrow({ where: { id: stored.id } });
+    expect(again).toMatchObject({ compatibility: "compatible", compatibilityReason: null });
+    expect(again.modelFacingName).toBeTruthy();
+    expect(
+      await db.catalogChange.count({
+        where: { sourceId: source.id, nativeName: "simulate-research-query", kind: "became_compatible" },
+      }),
+    ).toBe(1);
+  });
+
+  it("that run only as tasks end with TOOL_CALL_TIMEOUT past the Tool Call time limit, and their task is cancelled on the Source", async () => {
+    demo ??= await startEverythingServer();
+    const sourceId = `task-timeout-${Date.now()}`;
+    const started = Date.now();
+    const failure = await callRemoteTool({
+      sourceId,
+      url: demo.url,
+      headers: {},
+      allowLinkLocal: false,
+      nativeName: "simulate-research-query",
+      arguments: { topic: "slow" },
+      timeoutMs: 1500,
+      asTask: true,
+    }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "TOOL_CALL_TIMEOUT" });
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    // The same run on a client of the test's own, to see what was sent and what the Source says after.
+    const client = new Client({ name: "task-probe", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL((demo as DemoMcpServer).url)));
+    closers.push(() => client.close());
+    const sent: { method: string; params?: { taskId?: string } }[] = [];
+    const request = client.request.bind(client);
+    client.request = ((message: { method: string; params?: { taskId?: string } }, ...rest: never[]) => {
+      sent.push(message);
+      return request(message as never, ...rest);
+    }) as typeof client.request;
+    const noRaw = { rawResult: () => undefined } as unknown as CatalogTransport;
+    await expect(
+      runRemoteTask(
+        client,
+        noRaw,
+        { nativeName: "simulate-research-query", arguments: { topic: "slow" } },
+        { deadline: Date.now() + 1500 },
+      ),
+    ).rejects.toThrow();
+    await expect.poll(() => sent.map((m) => m.method)).toContain("tasks/cancel");
+    const taskId = sent.find((m) => m.method === "tasks/cancel")?.params?.taskId as string;
+    const state = (await request({ method: "tasks/get", params: { taskId } } as never, AS_SENT)) as { status: string };
+    expect(state.status).toBe("cancelled");
   });
 
   it("already in the catalog are re-judged by the data migration, leaving a loss each identity sees", async () => {

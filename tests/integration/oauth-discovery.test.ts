@@ -7,13 +7,14 @@
 import http from "node:http";
 import {
   Client,
-  discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
   type OAuthClientProvider,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { env } from "@/env";
+import { resetAuth } from "@/server/auth";
 import { serveApp } from "../helpers/app-server";
 import { operator } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
@@ -113,12 +114,30 @@ describe("discovery", () => {
     expect(JSON.parse(body).resource).toBe("http://127.0.0.1:3000/mcp");
   });
 
+  it("names the authorization server, whose RFC 8414 metadata the SDK finds at the issuer and at the root", async () => {
+    const metadata = await discoverOAuthProtectedResourceMetadata(mcpUrl);
+    const issuer = metadata.authorization_servers?.[0] ?? "";
+    expect(issuer).toBe("http://127.0.0.1:3000/api/auth");
+    // The configured base URL is the issuer; this test server's port is another, so ask it by path.
+    for (const path of [
+      "/.well-known/oauth-authorization-server/api/auth",
+      "/.well-known/oauth-authorization-server",
+      "/.well-known/openid-configuration",
+    ]) {
+      const res = await fetch(`${app.url}${path}`, { headers: { origin: "https://client.example" } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
+      const body = await res.json();
+      expect(body.issuer, path).toBe(issuer);
+      expect(body.code_challenge_methods_supported, path).toEqual(["S256"]);
+      expect(body.registration_endpoint, path).toBe(`${issuer}/oauth2/register`);
+      expect(body.authorization_response_iss_parameter_supported, path).toBe(true);
+    }
+  });
+
   it("answers JSON, never a page, on every path a client's discovery walks", async () => {
-    expect(await discoverAuthorizationServerMetadata(app.url)).toBeUndefined();
     const paths: [string, string][] = [
-      ["GET", "/.well-known/oauth-authorization-server"],
       ["GET", "/.well-known/oauth-authorization-server/mcp"],
-      ["GET", "/.well-known/openid-configuration"],
       ["GET", "/.well-known/oauth-protected-resource/elsewhere"],
       ["GET", "/.well-known/anything-else"],
       ["POST", "/register"],
@@ -135,28 +154,42 @@ describe("discovery", () => {
     }
   });
 
-  it("ends an OAuth-first SDK client's attempt with the reason, not a closed connection", async () => {
+  it("sends an OAuth-first SDK client on to authorize, after registering it", async () => {
+    let sentTo: URL | null = null;
+    let registered: unknown = null;
     const provider: OAuthClientProvider = {
       redirectUrl: "http://127.0.0.1:1/callback",
       clientMetadata: { client_name: "probe", redirect_uris: ["http://127.0.0.1:1/callback"] },
       clientInformation: () => undefined,
-      saveClientInformation: () => {},
+      saveClientInformation: (info) => {
+        registered = info;
+      },
       tokens: () => undefined,
       saveTokens: () => {},
-      redirectToAuthorization: () => {},
+      redirectToAuthorization: (url) => {
+        sentTo = url;
+      },
       saveCodeVerifier: () => {},
       codeVerifier: () => "",
     };
+    // The issuer is the configured address: make it this server's for the SDK to reach it.
+    (env as { QM_BASE_URL?: string }).QM_BASE_URL = app.url;
+    resetAuth();
     const client = new Client({ name: "oauth-first", version: "1" });
     const failure = await client
       .connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }))
       .then(
         () => null,
         (error: unknown) => error as Error,
-      );
+      )
+      .finally(() => {
+        (env as { QM_BASE_URL?: string }).QM_BASE_URL = undefined;
+        resetAuth();
+      });
     await client.close().catch(() => {});
-    expect(failure).toBeInstanceOf(Error);
-    expect(String(failure?.message)).toContain("Authorization: Bearer <token>");
+    expect(failure?.name, String(failure)).toBe("UnauthorizedError");
+    expect(registered).toMatchObject({ client_name: "probe" });
+    expect(String(sentTo)).toMatch(/\/api\/auth\/oauth2\/authorize\?/);
   });
 });
 

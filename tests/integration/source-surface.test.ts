@@ -9,6 +9,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMcpHandler, ProtocolError, Server } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
+import { flushCallLog } from "@/server/domain/calls/recorder";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor } from "../helpers/mcp-agent";
@@ -21,7 +23,7 @@ withTestDatabase();
 const route = mcpRoute();
 
 /** An SDK server with `count` resources (file:///doc-<n>.txt, 100 a page), a template, a prompt and a linking Tool. */
-async function surfaceServer(label: string, count: number) {
+async function surfaceServer(label: string, count: number, name = `Surface ${label} ${Date.now()}`) {
   const newServer = () => {
     const mcp = new Server(
       { name: `surface-${label}`, version: "1" },
@@ -80,7 +82,7 @@ async function surfaceServer(label: string, count: number) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   const { api, source } = await connectionTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, {
-    name: `Surface ${label} ${Date.now()}`,
+    name,
   });
   expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
   return source;
@@ -209,5 +211,87 @@ describe("a held Source's resources and prompts at /mcp", () => {
     );
     const answer = (await bad.json()) as { error?: { message: string } };
     expect(answer.error?.message).toContain("cursor");
+  });
+
+  it("logs, traces and rate limits resource reads and prompt gets like Tool Calls", async () => {
+    const source = await surfaceServer("logged", 3);
+    const { api, identity, token } = await agentFor([source.id]);
+    const client = await connectClient("sdk-1.32", route.url, token);
+    try {
+      const uri = proxied(source.id, "file:///doc-1.txt");
+      await client.readResource({ uri });
+      await expect(client.readResource({ uri: proxied(source.id, "file:///doc-99.txt") })).rejects.toMatchObject({
+        code: -32002,
+      });
+      const prompt = (await client.listPrompts()).prompts.find((p) => String(p.name).endsWith("_summarize"))
+        ?.name as string;
+      await client.getPrompt({ name: prompt, arguments: { doc: "3" } });
+
+      await flushCallLog();
+      const db = await getDb();
+      const rows = await db.callLog.findMany({ where: { identityId: identity.id }, orderBy: { startedAt: "asc" } });
+      expect(
+        rows.map((r) => [r.toolName, r.nativeName, r.sourceId, r.sourceName, r.outcome, r.failureCode, r.builtIn]),
+      ).toEqual([
+        [uri, "file:///doc-1.txt", source.id, source.name, "ok", null, false],
+        [
+          proxied(source.id, "file:///doc-99.txt"),
+          "file:///doc-99.txt",
+          source.id,
+          source.name,
+          "failed",
+          "NOT_FOUND",
+          false,
+        ],
+        [prompt, "summarize", source.id, source.name, "ok", null, false],
+      ]);
+      expect(rows[2]?.bytesIn).toBeGreaterThan(0);
+
+      // The identity's limit counts reads and gets with its Tool Calls.
+      await api.rateLimits.set({ subjectType: "identity", subjectId: identity.id, perMinute: 1, concurrent: null });
+      await client.readResource({ uri });
+      await expect(client.readResource({ uri })).rejects.toThrow(/RATE_LIMITED|limit/i);
+      await expect(client.getPrompt({ name: prompt, arguments: { doc: "3" } })).rejects.toThrow(/RATE_LIMITED|limit/i);
+      await flushCallLog();
+      const refused = await db.callLog.findMany({ where: { identityId: identity.id, failureCode: "RATE_LIMITED" } });
+      expect(refused.length).toBe(2);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("keeps prompt names through a Source rename, and two Sources whose names slug alike never share one", async () => {
+    const t = Date.now();
+    const first = await surfaceServer("first", 1, `Clash Docs ${t}`);
+    const second = await surfaceServer("second", 1, `clash-docs ${t}`);
+    const { api, token } = await agentFor([first.id, second.id]);
+    const client = await connectClient("sdk-1.32", route.url, token);
+    try {
+      const summarizers = async () =>
+        (await everyPage((p) => client.listPrompts(p), "prompts"))
+          .map((p) => String(p.name))
+          .filter((p) => p.endsWith("_summarize"));
+      const before = await summarizers();
+      expect(before.length).toBe(2);
+      expect(new Set(before).size).toBe(2);
+      // Each name reaches its own Source.
+      const texts = await Promise.all(
+        before.map(async (name) => {
+          const got = await client.getPrompt({ name, arguments: { doc: "1" } });
+          return JSON.stringify(got.messages[0]?.content);
+        }),
+      );
+      expect(texts.sort()).toEqual([
+        JSON.stringify({ type: "text", text: "Summarize first 1" }),
+        JSON.stringify({ type: "text", text: "Summarize second 1" }),
+      ]);
+
+      await api.sources.update({ id: first.id, name: `Renamed entirely ${t}` });
+      expect(await summarizers()).toEqual(before);
+      const got = await client.getPrompt({ name: before[0] as string, arguments: { doc: "2" } });
+      expect(JSON.stringify(got.messages[0]?.content)).toMatch(/"Summarize (first|second) 2"/);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -163,6 +163,14 @@ describe("a Source under review", () => {
       ["rv_schema", false, ["inputSchema"]],
     ]);
     expect(queue.items.every((t) => t.holders === 2)).toBe(true);
+    // The identity's page lists what of its Sources waits, with the reason.
+    const forIdentity = await api.review.queue({ identityId: one.identity.id });
+    expect(forIdentity.total).toBe(3);
+    expect(forIdentity.items.find((t) => t.nativeName === "rv_added")?.reason).toMatch(
+      /^A new Tool under this Source's review policy/,
+    );
+    const stranger = await agentFor([]);
+    expect((await api.review.queue({ identityId: stranger.identity.id })).total).toBe(0);
     const byName = new Map(queue.items.map((t) => [t.nativeName, t]));
 
     const desc = await api.review.get({ id: byName.get("rv_desc")?.id as string });

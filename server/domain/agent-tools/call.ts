@@ -130,6 +130,7 @@ export async function callOfferedTool(
         nativeName: tool.nativeName,
         arguments: args,
         signal: input.signal,
+        asTask: await runsOnlyAsTask(tool.definitionHash),
       });
       const accepted = acceptToolResult(raw);
       // Links to the Source's own resources are readable at /mcp only under their proxied URIs.
@@ -235,6 +236,18 @@ function openSourceHeaders(source: { id: string; encryptedHeaders: string | null
     throw error;
   }
 }
+
+/** Whether a definition says its Tool runs only as a task; definitions never change under their hash. */
+async function runsOnlyAsTask(hash: string): Promise<boolean> {
+  const known = TASK_ONLY.get(hash);
+  if (known !== undefined) return known;
+  const definition = (await definitionOf(hash)) as { execution?: { taskSupport?: unknown } } | undefined;
+  const only = definition?.execution?.taskSupport === "required";
+  if (TASK_ONLY.size >= 50_000) TASK_ONLY.clear();
+  TASK_ONLY.set(hash, only);
+  return only;
+}
+const TASK_ONLY = new Map<string, boolean>();
 
 async function definitionOf(hash: string): Promise<unknown> {
   const db = await getDb();

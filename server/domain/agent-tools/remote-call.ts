@@ -11,6 +11,7 @@ import { LIMITS } from "../../limits";
 import { AS_SENT, ResponseTooLarge } from "../catalog/catalog-transport";
 import { AddressBlocked, causeChain, unreachable } from "../catalog/guarded-dispatcher";
 import { withSourceSession } from "../catalog/source-sessions";
+import { runRemoteTask } from "./remote-task";
 
 export async function callRemoteTool(options: {
   sourceId: string;
@@ -26,6 +27,8 @@ export async function callRemoteTool(options: {
   signal?: AbortSignal;
   /** The Tool Call time limit; overridable for tests of the timeout itself. */
   timeoutMs?: number;
+  /** The Tool runs only as a task: start one and wait for it (remote-task.ts). */
+  asTask?: boolean;
 }): Promise<Record<string, unknown>> {
   const timeoutMs = options.timeoutMs ?? LIMITS.TOOL_CALL_MS.value;
   const started = Date.now();
@@ -40,6 +43,8 @@ export async function callRemoteTool(options: {
         responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
       },
       async (client, transport) => {
+        if (options.asTask)
+          return runRemoteTask(client, transport, options, { deadline: started + timeoutMs, signal: options.signal });
         const answer = await client.request(
           { method: "tools/call", params: { name: options.nativeName, arguments: options.arguments } },
           AS_SENT,

@@ -14,11 +14,13 @@ import { getDb } from "../../db";
 import { DomainError, isToolCallFailure } from "../../errors";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
+import { observeSourceRequest } from "../calls/observe";
 import { AS_SENT } from "../catalog/catalog-transport";
 import { withSourceSession } from "../catalog/source-sessions";
 import { openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { servedIdentity } from "./identity";
+import { promptPrefixes } from "./prompt-prefix";
 import { sourceMessage } from "./remote-call";
 
 export const SOURCE_URI_PREFIX = "qm://source/";
@@ -40,6 +42,7 @@ interface SurfaceSource {
   url: string;
   encryptedHeaders: string | null;
   protocolVersion: string | null;
+  promptPrefix: string | null;
 }
 
 /** The identity's assigned, unpaused MCP Connections, in name order. */
@@ -54,7 +57,14 @@ async function heldSources(actor: Actor): Promise<SurfaceSource[]> {
       assignments: { some: { identityId: identity.id } },
     },
     orderBy: { name: "asc" },
-    select: { id: true, name: true, url: true, encryptedHeaders: true, protocolVersion: true },
+    select: {
+      id: true,
+      name: true,
+      url: true,
+      encryptedHeaders: true,
+      protocolVersion: true,
+      promptPrefix: true,
+    },
   });
   return rows as SurfaceSource[];
 }
@@ -106,15 +116,9 @@ function decode(cursor: string): Position {
   });
 }
 
-const slug = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .slice(0, 24) || "source";
-
-/** A Source's prompt as the agent names it. */
-export const proxiedPromptName = (source: { name: string }, prompt: string) => `${slug(source.name)}_${prompt}`;
+/** A Source's prompt as the agent names it (the prefix is kept through renames: prompt-prefix.ts). */
+export const proxiedPromptName = (source: { promptPrefix: string | null }, prompt: string) =>
+  `${source.promptPrefix}_${prompt}`;
 
 function mapped(kind: SurfaceKind, source: SurfaceSource, item: Item): Item {
   if (kind === RESOURCES) return { ...item, uri: proxiedUri(source.id, String(item.uri)) };
@@ -132,7 +136,8 @@ export async function listSourceSurface(
   cursor: string | undefined,
   signal?: AbortSignal,
 ): Promise<{ items: Item[]; nextCursor?: string }> {
-  const sources = await heldSources(actor);
+  const held = await heldSources(actor);
+  const sources = kind === PROMPTS ? await promptPrefixes(held) : held;
   let at: Position | undefined = cursor ? decode(cursor) : sources[0] ? { s: sources[0].id } : undefined;
   const page = LIMITS.MCP_SOURCE_LIST_PAGE.value;
   while (at) {
@@ -194,12 +199,27 @@ export function withProxiedUris<T>(sourceId: string, blocks: T[]): T[] {
   });
 }
 
-/** resources/read of a proxied URI, on its Source, if the identity holds it. */
-export async function readSourceResource(actor: Actor, uri: string, signal?: AbortSignal) {
+/**
+ * resources/read of a proxied URI, on its Source, if the identity holds it; in the call
+ * log, traces and rate limits like a Tool Call.
+ */
+export function readSourceResource(actor: Actor, uri: string, signal?: AbortSignal) {
+  return observeSourceRequest(actor, { kind: "resource", name: uri }, (about) =>
+    readOnSource(actor, uri, about, signal),
+  );
+}
+
+async function readOnSource(
+  actor: Actor,
+  uri: string,
+  about: (source: { id: string; name: string; nativeName: string }) => void,
+  signal?: AbortSignal,
+) {
   const parsed = parseProxiedUri(uri);
   const source = parsed && (await heldSources(actor)).find((s) => s.id === parsed.sourceId);
   if (!parsed || !source)
     throw new DomainError("NOT_FOUND", `No resource at ${uri}: it is not of a Source this Agent Identity holds.`);
+  about({ id: source.id, name: source.name, nativeName: parsed.uri });
   let answer: Record<string, unknown>;
   try {
     answer = await ask(source, "resources/read", { uri: parsed.uri }, signal);
@@ -210,27 +230,41 @@ export async function readSourceResource(actor: Actor, uri: string, signal?: Abo
   return { ...answer, contents: withProxiedUris(source.id, contents) };
 }
 
-/** prompts/get of a namespaced prompt, on its Source, if the identity holds it; null when no Source's. */
+type SourcePrompt = { messages: { role: string; content: unknown }[] };
+
+/**
+ * prompts/get of a namespaced prompt, on its Source, if the identity holds it; null when no
+ * Source's. Logged, traced and rate limited like a Tool Call.
+ */
 export async function getSourcePrompt(
   actor: Actor,
   name: string,
   args: Record<string, string>,
   signal?: AbortSignal,
-): Promise<{ messages: { role: string; content: unknown }[] } | null> {
-  const sources = await heldSources(actor);
+): Promise<SourcePrompt | null> {
+  const sources = await promptPrefixes(await heldSources(actor));
   // The longest prefix wins, so "ops" never takes "ops_tools"'s prompts.
   const source = sources
-    .filter((s) => name.startsWith(`${slug(s.name)}_`))
-    .sort((a, b) => slug(b.name).length - slug(a.name).length)[0];
+    .filter((s) => name.startsWith(`${s.promptPrefix}_`))
+    .sort((a, b) => b.promptPrefix.length - a.promptPrefix.length)[0];
   if (!source) return null;
+  const nativeName = name.slice(source.promptPrefix.length + 1);
+  return observeSourceRequest(actor, { kind: "prompt", name, arguments: args }, (about) => {
+    about({ id: source.id, name: source.name, nativeName });
+    return getOnSource(source, name, nativeName, args, signal);
+  });
+}
+
+async function getOnSource(
+  source: SurfaceSource,
+  name: string,
+  nativeName: string,
+  args: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<SourcePrompt> {
   let answer: Record<string, unknown>;
   try {
-    answer = await ask(
-      source,
-      "prompts/get",
-      { name: name.slice(slug(source.name).length + 1), arguments: args },
-      signal,
-    );
+    answer = await ask(source, "prompts/get", { name: nativeName, arguments: args }, signal);
   } catch (error) {
     sourceFailure(error, `No prompt named "${name}" on Source "${source.name}"`);
   }

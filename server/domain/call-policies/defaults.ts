@@ -5,10 +5,8 @@
  * destructive Tool into a question is the installation's choice (docs/decisions/0075).
  */
 import { type Actor, requireRole } from "../../actor";
-import { getDb } from "../../db";
 import { announce } from "../../events";
-import { recordAudit } from "../audit/record";
-import { readSetting } from "../system/settings";
+import { readSetting, writeAuditedSetting } from "../system/settings";
 import { parseInput } from "../validation";
 import { type TCallPolicyDefaults, ZCallPolicyDefaults } from "./schemas";
 
@@ -26,18 +24,9 @@ export async function getCallPolicyDefaults(actor: Actor): Promise<TCallPolicyDe
 export async function setCallPolicyDefaults(actor: Actor, raw: TCallPolicyDefaults): Promise<TCallPolicyDefaults> {
   requireRole(actor, "operator");
   const input = parseInput(ZCallPolicyDefaults, raw);
-  const db = await getDb();
-  await db.$transaction(async (tx) => {
-    await tx.installationSetting.upsert({
-      where: { key: KEY },
-      create: { key: KEY, value: input.confirmDestructive },
-      update: { value: input.confirmDestructive },
-    });
-    await recordAudit(tx, actor, {
-      action: "settings.call_policy_defaults",
-      targetType: "installation",
-      details: { confirmDestructive: input.confirmDestructive },
-    });
+  await writeAuditedSetting(actor, KEY, input.confirmDestructive, {
+    action: "settings.call_policy_defaults",
+    details: { confirmDestructive: input.confirmDestructive },
   });
   announce("catalog");
   return input;

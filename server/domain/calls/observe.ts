@@ -15,6 +15,94 @@ import { admitCall } from "../rate-limits/admit";
 import { outcomeOfError } from "./outcome";
 import { recordCall } from "./recorder";
 
+/** What a read of a held Source's resource or a get of its prompt is logged and traced as. */
+export interface SourceRequest {
+  kind: "resource" | "prompt";
+  /** The name the agent sent: the proxied URI, or the namespaced prompt name. */
+  name: string;
+  arguments?: unknown;
+}
+
+/**
+ * resources/read and prompts/get on a held Source, watched like a Tool Call: its own span,
+ * the identity's rate limits (a per-Tool limit names a Tool, so none applies), a call log
+ * row (tool name: the URI or prompt name the agent sent; the Source and its own name beside
+ * it) and the call metrics. A refusal throws, as the request answers an error, not a result.
+ */
+export async function observeSourceRequest<T>(
+  actor: Actor,
+  request: SourceRequest,
+  /** `about` names the Source as soon as it is known, so a failure on it is logged against it. */
+  dispatch: (about: (source: { id: string; name: string; nativeName: string }) => void) => Promise<T>,
+): Promise<T> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const identityId = actor.kind === "agent" ? actor.identityId : null;
+  return withSpan(
+    request.kind === "resource" ? "mcp.resource_read" : "mcp.prompt_get",
+    { attributes: { [request.kind === "resource" ? "mcp.resource.uri" : "mcp.prompt.name"]: request.name } },
+    async (span) => {
+      let outcome: Outcome = { outcome: "failed", failureCode: "INTERNAL" };
+      let result: unknown;
+      let source: { id: string; name: string; nativeName: string } | undefined;
+      if (identityId) span.set({ "qm.identity.id": identityId });
+      try {
+        const admission = identityId
+          ? await admitCall({ identityId, toolName: request.name, builtIn: true })
+          : ({ ok: true, release: async () => {} } as const);
+        if (!admission.ok) {
+          const { refusal } = admission;
+          metrics.rateLimited.inc({ subject: refusal.subject, limit: refusal.kind });
+          throw new DomainError("RATE_LIMITED", refusal.message, {
+            subject: refusal.subject,
+            limit: refusal.limit,
+            kind: refusal.kind,
+            retryAfterMs: refusal.retryAfterMs,
+            retryAt: new Date(Date.now() + refusal.retryAfterMs).toISOString(),
+          });
+        }
+        try {
+          result = await dispatch((s) => {
+            source = s;
+          });
+          outcome = { outcome: "ok", failureCode: null };
+          return result as T;
+        } finally {
+          await admission.release();
+        }
+      } catch (error) {
+        outcome = outcomeOfError(error);
+        throw error;
+      } finally {
+        const durationMs = performance.now() - t0;
+        if (source) span.set({ "qm.source.id": source.id });
+        span.set({
+          "qm.call.outcome": outcome.outcome,
+          ...(outcome.failureCode ? { "qm.call.failure_code": outcome.failureCode } : {}),
+        });
+        if (outcome.outcome !== "ok") span.fail(outcome.failureCode ?? "failed");
+        const labels = { kind: request.kind, outcome: outcome.outcome };
+        metrics.toolCalls.inc({ ...labels, code: outcome.failureCode ?? "" });
+        metrics.toolCallSeconds.observe(labels, durationMs / 1000);
+        if (identityId)
+          recordCall({
+            startedAt,
+            durationMs: Math.round(durationMs),
+            identityId,
+            tokenId: actor.kind === "agent" ? actor.tokenId : null,
+            toolName: request.name,
+            builtIn: false,
+            source,
+            outcome: outcome.outcome,
+            failureCode: outcome.failureCode,
+            arguments: request.arguments ?? {},
+            result,
+          });
+      }
+    },
+  );
+}
+
 /** Runs `dispatch` under the call's rate limits and watch; answers what it dispatched. */
 export async function observeToolCall(
   actor: Actor,

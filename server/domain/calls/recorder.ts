@@ -25,6 +25,8 @@ export interface FinishedCall {
   tokenId: string | null;
   toolName: string;
   builtIn: boolean;
+  /** A held Source's resource read or prompt get: its Source and its own URI or name (no Tool). */
+  source?: { id: string; name: string; nativeName: string };
   outcome: CallOutcome;
   failureCode: string | null;
   /** Kept by reference until the batch is written: measured (and captured, when on) then. */
@@ -144,7 +146,9 @@ async function writeBatch(batch: FinishedCall[]): Promise<void> {
   const identityIds = [...new Set(batch.map((c) => c.identityId))];
   // A name the agent sent may hold text no database stores: it names no Tool, and asking would fail the batch.
   const catalogNames = [
-    ...new Set(batch.filter((c) => !c.builtIn && storableCopy(c.toolName) === c.toolName).map((c) => c.toolName)),
+    ...new Set(
+      batch.filter((c) => !c.builtIn && !c.source && storableCopy(c.toolName) === c.toolName).map((c) => c.toolName),
+    ),
   ];
   const [identities, tools, captures] = await Promise.all([
     db.agentIdentity.findMany({ where: { id: { in: identityIds } }, select: { id: true, name: true } }),
@@ -178,7 +182,7 @@ async function writeBatch(batch: FinishedCall[]): Promise<void> {
   function row(c: FinishedCall, carried: Carried) {
     const argsText = jsonText(c.arguments);
     const resultText = jsonText(c.result);
-    const t = c.builtIn ? undefined : tool.get(c.toolName);
+    const t = c.builtIn || c.source ? undefined : tool.get(c.toolName);
     const keepDays = capture.get(c.identityId);
     return {
       startedAt: c.startedAt,
@@ -190,9 +194,13 @@ async function writeBatch(batch: FinishedCall[]): Promise<void> {
       toolName: storableCopy(c.toolName),
       builtIn: c.builtIn,
       toolId: t?.id ?? null,
-      nativeName: c.builtIn ? storableCopy(c.toolName) : (t?.nativeName ?? null),
-      sourceId: t?.source.id ?? null,
-      sourceName: t?.source.name ?? null,
+      nativeName: c.builtIn
+        ? storableCopy(c.toolName)
+        : c.source
+          ? storableCopy(c.source.nativeName)
+          : (t?.nativeName ?? null),
+      sourceId: c.source?.id ?? t?.source.id ?? null,
+      sourceName: c.source?.name ?? t?.source.name ?? null,
       outcome: c.outcome,
       failureCode: c.failureCode,
       bytesIn: Buffer.byteLength(argsText),

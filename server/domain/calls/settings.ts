@@ -8,7 +8,7 @@ import { getDb } from "../../db";
 import { notFound } from "../../errors";
 import { LIMITS } from "../../limits";
 import { recordAudit } from "../audit/record";
-import { readSetting } from "../system/settings";
+import { readSetting, writeAuditedSetting } from "../system/settings";
 import { parseInput } from "../validation";
 import { type TSetCaptureInput, ZCallLogSettingsInput, ZSetCaptureInput } from "./schemas";
 
@@ -28,19 +28,10 @@ export async function getCallLogSettings(actor: Actor) {
 export async function setCallLogSettings(actor: Actor, raw: { retentionDays: number }) {
   requireRole(actor, "admin");
   const input = parseInput(ZCallLogSettingsInput, raw);
-  const db = await getDb();
-  await db.$transaction(async (tx) => {
-    await tx.installationSetting.upsert({
-      where: { key: RETENTION_KEY },
-      create: { key: RETENTION_KEY, value: input.retentionDays },
-      update: { value: input.retentionDays },
-    });
-    await recordAudit(tx, actor, {
-      action: "call_log.set_retention",
-      targetType: "installation",
-      targetLabel: "Call log",
-      details: { retentionDays: input.retentionDays },
-    });
+  await writeAuditedSetting(actor, RETENTION_KEY, input.retentionDays, {
+    action: "call_log.set_retention",
+    targetLabel: "Call log",
+    details: { retentionDays: input.retentionDays },
   });
   return input;
 }

@@ -89,11 +89,12 @@ function hasExternalRef(schema: unknown): boolean {
 }
 
 /**
- * `definition` is the rest of the published Tool: `execution.taskSupport: "required"` means
- * the Tool can only run as a task (MCP 2025-11-25), which /mcp's proxied tools/call cannot
- * start, so offering it would make every call fail.
+ * Only the input schema decides. `execution.taskSupport: "required"` (MCP 2025-11-25 tasks)
+ * no longer refuses a Tool: /mcp runs such a call as a task on its Source
+ * (agent-tools/remote-task.ts), so the state `task_required` is only what older rows said
+ * until their next check re-judges them (decision 0025, superseded).
  */
-export function evaluateCompatibility(inputSchema: unknown, definition?: { execution?: unknown }): Compatibility {
+export function evaluateCompatibility(inputSchema: unknown): Compatibility {
   const reject = (state: Exclude<CompatibilityState, "compatible" | ReviewState>): Compatibility => ({
     state,
     reason: REASONS[state],
@@ -108,7 +109,5 @@ export function evaluateCompatibility(inputSchema: unknown, definition?: { execu
   if (["oneOf", "anyOf", "allOf", "not", "enum"].some((k) => k in inputSchema)) return reject("top_level_combinator");
   if (hasExternalRef(inputSchema)) return reject("external_ref");
   if (properties.length > LIMITS.CALL_TOP_LEVEL_ARGUMENTS.value) return reject("too_many_arguments");
-  if (isObject(definition?.execution) && definition.execution.taskSupport === "required")
-    return reject("task_required");
   return { state: "compatible", reason: null };
 }

@@ -178,7 +178,8 @@ async function publishOnce(
   const added = tools.filter((t) => !before.has(t.nativeName));
   const changed = tools.filter((t) => {
     const old = before.get(t.nativeName);
-    return old !== undefined && old.definitionHash !== t.definitionHash;
+    // Rows judged Task required before /mcp ran tasks are judged again (decision 0025).
+    return old !== undefined && (old.definitionHash !== t.definitionHash || old.compatibility === "task_required");
   });
   if (!removed.length && !added.length && !changed.length) {
     await tx.$executeRaw`UPDATE source SET "catalogFingerprint" = ${fingerprint} WHERE id = ${sourceId}`;
@@ -190,7 +191,7 @@ async function publishOnce(
   for (const t of removed) if (t.modelFacingName) freed.add(t.modelFacingName);
   const review: ReviewContext = await reviewContext(tx, source, baseline, [...added, ...changed], before, meta.at);
   const evaluated = [...added, ...changed].map((tool) => {
-    const judged = evaluateCompatibility(tool.inputSchema, executionOf(tool.canonical));
+    const judged = evaluateCompatibility(tool.inputSchema);
     const old = before.get(tool.nativeName);
     const verdict = reviewVerdict(review, tool, old, judged);
     // `judged` decides the name (a Tool awaiting review keeps the one it will be offered
@@ -341,13 +342,6 @@ export function catalogFingerprint(tools: { nativeName: string; definitionHash: 
       .sort()
       .join("\n"),
   );
-}
-
-/** The `execution` member of a stored definition, read only when the text holds one. */
-function executionOf(canonical: string): { execution?: unknown } | undefined {
-  if (!canonical.includes('"execution"')) return undefined;
-  const parsed = JSON.parse(canonical) as { execution?: unknown };
-  return { execution: parsed.execution };
 }
 
 /** Recomputes a Source's counters from its Tools (what identity budgets sum). */

@@ -107,10 +107,12 @@ export function reviewVerdict(
     reviewSince: null,
     reviewChanged: [],
   };
-  // A definition no model could be offered anyway needs no review: its state says why.
-  if (judged.state !== "compatible") return { compat: judged, row };
+  // Under trust, and in a Source's first catalog, whatever is published counts as approved
+  // (even a Tool no model can take yet: judged again later, it needs no second review).
   if (!ctx.underReview)
     return { compat: judged, row: { ...row, approvedDigest: digest, approvedHash: tool.definitionHash } };
+  // A definition no model could be offered anyway needs no review: its state says why.
+  if (judged.state !== "compatible") return { compat: judged, row };
   // Back to (or still) the approved definition, whatever else changed (`_meta`, icons).
   if (old?.approvedDigest === digest) return { compat: judged, row: { ...row, approvedHash: tool.definitionHash } };
   const since = ctx.at.toISOString();

@@ -4,6 +4,8 @@ import { REVIEW_STATES } from "./compatibility";
 
 export const ZReviewQueueInput = z.object({
   sourceId: z.string().min(1).optional(),
+  /** Only the Sources this Agent Identity holds: what it would be offered once approved. */
+  identityId: z.string().min(1).optional(),
   state: z.enum(REVIEW_STATES).optional(),
   cursor: z.string().max(40).optional(),
   limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(100),

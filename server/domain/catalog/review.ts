@@ -55,6 +55,7 @@ export const listReviewQueue = operation({ role: "viewer", input: ZReviewQueueIn
   const where = {
     compatibility: { in: input.state ? [input.state] : [...REVIEW_STATES] },
     ...(input.sourceId ? { sourceId: input.sourceId } : {}),
+    ...(input.identityId ? { source: { assignments: { some: { identityId: input.identityId } } } } : {}),
   };
   const [rows, total, bySource] = await Promise.all([
     db.tool.findMany({
@@ -72,6 +73,7 @@ export const listReviewQueue = operation({ role: "viewer", input: ZReviewQueueIn
         reviewDigest: true,
         approvedDigest: true,
         approvedHash: true,
+        compatibilityReason: true,
         sourceId: true,
         source: { select: { name: true, _count: { select: { assignments: true } } } },
       },
@@ -90,6 +92,7 @@ export const listReviewQueue = operation({ role: "viewer", input: ZReviewQueueIn
       nativeName: t.nativeName,
       modelFacingName: t.modelFacingName,
       state: t.compatibility as (typeof REVIEW_STATES)[number],
+      reason: t.compatibilityReason,
       since: t.reviewSince,
       changed: t.reviewChanged,
       isNew: !t.approvedHash,
@@ -240,8 +243,8 @@ async function approve(tx: Tx, actor: Actor, tools: Pending[], at: Date, note?: 
   );
   const rows = tools.map((t) => {
     const text = texts.get(t.definitionHash) ?? "{}";
-    const parsed = JSON.parse(text) as { inputSchema?: unknown; execution?: unknown };
-    const judged = evaluateCompatibility(parsed.inputSchema, { execution: parsed.execution });
+    const parsed = JSON.parse(text) as { inputSchema?: unknown };
+    const judged = evaluateCompatibility(parsed.inputSchema);
     return {
       id: t.id,
       compatibility: judged.state,

@@ -1,8 +1,6 @@
 import { type Actor, requireRole } from "../../actor";
-import { getDb } from "../../db";
 import { announce } from "../../events";
-import { recordAudit } from "../audit/record";
-import { readSetting } from "../system/settings";
+import { readSetting, writeAuditedSetting } from "../system/settings";
 import type { UrlPolicy } from "./url-policy";
 
 const KEY = "sources.allowLinkLocal";
@@ -19,18 +17,9 @@ export async function getNetworkPolicy(actor: Actor): Promise<UrlPolicy> {
 /** Admins only: lets Connections reach link-local and cloud-metadata addresses. */
 export async function setNetworkPolicy(actor: Actor, input: UrlPolicy): Promise<UrlPolicy> {
   requireRole(actor, "admin");
-  const db = await getDb();
-  await db.$transaction(async (tx) => {
-    await tx.installationSetting.upsert({
-      where: { key: KEY },
-      create: { key: KEY, value: input.allowLinkLocal },
-      update: { value: input.allowLinkLocal },
-    });
-    await recordAudit(tx, actor, {
-      action: "settings.network_policy",
-      targetType: "installation",
-      details: { allowLinkLocal: input.allowLinkLocal },
-    });
+  await writeAuditedSetting(actor, KEY, input.allowLinkLocal, {
+    action: "settings.network_policy",
+    details: { allowLinkLocal: input.allowLinkLocal },
   });
   announce("network-policy");
   return input;

@@ -28,6 +28,7 @@ export const SOURCE_PUBLIC = {
   nextCheckAt: true,
   protocolVersion: true,
   callPolicy: true,
+  reviewPolicy: true,
   leaseUntil: true,
   createdAt: true,
   updatedAt: true,

@@ -1,0 +1,5 @@
+-- AlterTable
+ALTER TABLE "source" ADD COLUMN     "promptPrefix" TEXT;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "source_promptPrefix_key" ON "source"("promptPrefix");

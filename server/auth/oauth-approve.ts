@@ -1,0 +1,133 @@
+/**
+ * POST /api/oauth/approve: the consent page's one action. A signed-in operator approves
+ * (or denies) a client's authorization request as an Agent Identity; the library's own
+ * continue and consent steps then issue the code. The identity is written on the session
+ * row for those steps to read (server/auth/oauth.ts) and cleared after, so it is never
+ * taken from a request the library cannot authenticate.
+ */
+import { z } from "zod";
+import type { Actor } from "../actor";
+import { getDb } from "../db";
+import { recordAudit } from "../domain/audit/record";
+import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
+import type { Role } from "../roles";
+import { getAuth, trustedOrigins } from ".";
+import { AUTH_BASE_PATH, CONSENT_PAGE, mayApprove, OPERATOR_ONLY } from "./oauth";
+
+const ZApproveInput = z.object({
+  oauth_query: z.string().min(1).max(8192),
+  identityId: z.string().min(1).max(100).optional(),
+  accept: z.boolean(),
+  /** Whether the page was reached as the consent step (rather than the post-login one). */
+  consent: z.boolean().optional(),
+});
+
+function refuse(status: number, code: string, message: string): Response {
+  return Response.json({ code, message }, { status, headers: { "cache-control": "no-store" } });
+}
+
+/** The query a library step redirected to, when that is our consent page. */
+function consentQuery(url: string): string | null {
+  const parsed = new URL(url, "http://relative.invalid");
+  return parsed.pathname === CONSENT_PAGE ? parsed.search.slice(1) : null;
+}
+
+class StepRefused extends Error {}
+
+/**
+ * One of the library's own steps, through its HTTP handler as its browser client calls it
+ * (the steps read the request itself), answered with the URL it redirects to.
+ */
+async function libraryStep(request: Request, path: string, body: Record<string, unknown>): Promise<string> {
+  const auth = await getAuth();
+  const headers = new Headers({ "content-type": "application/json", accept: "application/json" });
+  // The client address too: better-auth's rate limiter buckets by it.
+  for (const name of ["cookie", "origin", "user-agent", CLIENT_ADDRESS_HEADER]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  const url = new URL(`${AUTH_BASE_PATH}${path}`, request.url);
+  const answer = await auth.handler(new Request(url, { method: "POST", headers, body: JSON.stringify(body) }));
+  const parsed = (await answer.json().catch(() => null)) as {
+    url?: unknown;
+    error_description?: unknown;
+    message?: unknown;
+  } | null;
+  if (answer.ok && typeof parsed?.url === "string") return parsed.url;
+  const reason = parsed?.error_description ?? parsed?.message;
+  throw new StepRefused(
+    typeof reason === "string" && reason ? reason : `The authorization server refused (${answer.status}).`,
+  );
+}
+
+export async function handleApprove(request: Request): Promise<Response> {
+  // Consent is state-changing and cookie-authenticated: only our own pages may post it.
+  const origin = request.headers.get("origin");
+  if (!origin || !trustedOrigins().includes(origin))
+    return refuse(403, "FORBIDDEN", "Approvals are accepted only from Quartermaster's own consent page.");
+  const auth = await getAuth();
+  const session = await auth.api.getSession({ headers: request.headers });
+  if (!session) return refuse(401, "UNAUTHENTICATED", "Sign in to approve a client.");
+  const user = session.user as typeof session.user & { role?: string; disabledAt?: Date | null };
+  if (user.disabledAt) return refuse(401, "UNAUTHENTICATED", "This account is disabled.");
+  let input: z.infer<typeof ZApproveInput>;
+  try {
+    input = ZApproveInput.parse(await request.json());
+  } catch {
+    return refuse(400, "BAD_REQUEST", "Send JSON with oauth_query (the page's query), accept, and identityId.");
+  }
+  if (!input.accept) {
+    try {
+      const denied = await libraryStep(request, "/oauth2/consent", { accept: false, oauth_query: input.oauth_query });
+      return Response.json({ redirect: denied }, { headers: { "cache-control": "no-store" } });
+    } catch (error) {
+      if (error instanceof StepRefused) return refuse(400, "BAD_REQUEST", error.message);
+      throw error;
+    }
+  }
+  if (!mayApprove(user)) return refuse(403, "FORBIDDEN", OPERATOR_ONLY);
+  if (!input.identityId)
+    return refuse(400, "BAD_REQUEST", "identityId: choose the Agent Identity this client acts as.");
+  const db = await getDb();
+  const identity = await db.agentIdentity.findUnique({
+    where: { id: input.identityId },
+    select: { id: true, name: true },
+  });
+  if (!identity)
+    return refuse(404, "NOT_FOUND", "identityId: no Agent Identity has this id (it may have been deleted).");
+
+  await db.session.update({
+    where: { id: session.session.id },
+    data: { oauthIdentityId: identity.id, oauthIdentityChosenAt: new Date() },
+  });
+  try {
+    // The page is reached as the post-login step (choose the identity) or, when a client
+    // insists on a fresh consent, as the consent step; either way this approval is both.
+    let url = input.consent
+      ? await libraryStep(request, "/oauth2/consent", { accept: true, oauth_query: input.oauth_query })
+      : await libraryStep(request, "/oauth2/continue", { postLogin: true, oauth_query: input.oauth_query });
+    const query = consentQuery(url);
+    if (query !== null) url = await libraryStep(request, "/oauth2/consent", { accept: true, oauth_query: query });
+    const clientId = new URLSearchParams(input.oauth_query).get("client_id");
+    const client = clientId ? await db.oauthClient.findUnique({ where: { clientId }, select: { name: true } }) : null;
+    const actor: Actor = { kind: "user", id: user.id, email: user.email, name: user.name, role: user.role as Role };
+    await db.$transaction((tx) =>
+      recordAudit(tx, actor, {
+        action: "identity.oauth_grant",
+        targetType: "identity",
+        targetId: identity.id,
+        targetLabel: identity.name,
+        details: { clientId, clientName: client?.name ?? null },
+      }),
+    );
+    return Response.json({ redirect: url }, { headers: { "cache-control": "no-store" } });
+  } catch (error) {
+    if (error instanceof StepRefused) return refuse(400, "BAD_REQUEST", error.message);
+    throw error;
+  } finally {
+    await db.session.update({
+      where: { id: session.session.id },
+      data: { oauthIdentityId: null, oauthIdentityChosenAt: null },
+    });
+  }
+}

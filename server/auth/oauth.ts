@@ -1,0 +1,84 @@
+/**
+ * The OAuth 2.1 authorization server for /mcp: better-auth's MCP profile of its OAuth
+ * provider (docs/decisions/0071-oauth-authorization-server.md). The grant's `referenceId`
+ * is the Agent Identity the person chose; /mcp turns an access token into that identity.
+ */
+import { mcp } from "@better-auth/mcp";
+import { APIError } from "better-auth/api";
+import { getDb } from "../db";
+import { LIMITS } from "../limits";
+import { type Role, roleAllows } from "../roles";
+import { hashToken } from "../tokens";
+
+/** Where better-auth is mounted; the issuer is the base URL plus this. */
+export const AUTH_BASE_PATH = "/api/auth";
+/** The page that asks which Agent Identity the client acts as (post-login step). */
+export const CHOOSE_IDENTITY_PAGE = "/oauth/identity";
+export const CONSENT_PAGE = "/oauth/consent";
+
+export const OPERATOR_ONLY =
+  "Only an operator (or an admin) may connect an agent: ask one to approve this client, or to give you the operator role.";
+
+/** The one scope /mcp knows: acting as the chosen identity. Refresh tokens come with offline_access. */
+export const MCP_SCOPES = ["mcp", "offline_access"];
+
+/**
+ * The identity a session chose for the authorization in progress, if chosen moments ago.
+ * approveAuthorization (oauth-approve.ts) writes it on the session row, runs the library's
+ * continue/consent steps, and clears it; the library reads it here, never from the request.
+ */
+async function freshChoice(sessionId: string): Promise<string | null> {
+  const db = await getDb();
+  const row = await db.session.findUnique({
+    where: { id: sessionId },
+    select: { oauthIdentityId: true, oauthIdentityChosenAt: true },
+  });
+  if (!row?.oauthIdentityId || !row.oauthIdentityChosenAt) return null;
+  const age = Date.now() - row.oauthIdentityChosenAt.getTime();
+  return age <= LIMITS.OAUTH_IDENTITY_CHOICE_SECONDS.value * 1000 ? row.oauthIdentityId : null;
+}
+
+export function mayApprove(user: Record<string, unknown>): boolean {
+  return roleAllows((user.role as Role | undefined) ?? "viewer", "operator");
+}
+
+async function chosenIdentity(session: { id: string }, user: Record<string, unknown>): Promise<string> {
+  if (!mayApprove(user)) throw new APIError("FORBIDDEN", { message: OPERATOR_ONLY });
+  const chosen = await freshChoice(session.id);
+  if (!chosen) throw new APIError("BAD_REQUEST", { message: "Choose the Agent Identity this client acts as first." });
+  return chosen;
+}
+
+export function mcpOAuthPlugin(baseUrl: string) {
+  return mcp({
+    resource: `${new URL(baseUrl).origin}/mcp`,
+    loginPage: "/sign-in",
+    consentPage: CONSENT_PAGE,
+    // Opaque tokens looked up by hash: a revocation in the console holds at once, which a
+    // signed JWT would not until it expired (decision 0071).
+    disableJwtPlugin: true,
+    storeTokens: { hash: async (token) => hashToken(token) },
+    scopes: MCP_SCOPES,
+    clientRegistrationDefaultScopes: MCP_SCOPES,
+    clientRegistrationAllowedScopes: MCP_SCOPES,
+    accessTokenExpiresIn: LIMITS.OAUTH_ACCESS_TOKEN_SECONDS.value,
+    refreshTokenExpiresIn: LIMITS.OAUTH_REFRESH_TOKEN_SECONDS.value,
+    codeExpiresIn: LIMITS.OAUTH_CODE_SECONDS.value,
+    // Strict rotation: a refresh token used twice revokes its whole grant (the MCP profile's
+    // 30-second grace would let a stolen one be replayed inside it).
+    refreshTokenReuseInterval: 0,
+    // Dynamic client registration (RFC 7591) is how most MCP clients register today; it is
+    // open (no session) because a client registers before anyone has signed in. What a
+    // registered client can do is nothing until an operator consents for an identity.
+    allowDynamicClientRegistration: true,
+    allowUnauthenticatedClientRegistration: true,
+    postLogin: {
+      page: CHOOSE_IDENTITY_PAGE,
+      // Every authorization asks (the choice of identity is the point of the consent),
+      // unless the person has just chosen on our page and the library is continuing.
+      shouldRedirect: async ({ session }) => (await freshChoice(session.id)) === null,
+      consentReferenceId: ({ session, user }) => chosenIdentity(session, user),
+    },
+    prefix: { opaqueAccessToken: "qm_oat_", refreshToken: "qm_ort_" },
+  });
+}

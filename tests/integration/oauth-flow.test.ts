@@ -1,0 +1,382 @@
+/**
+ * OAuth 2.1 for /mcp over real HTTP, driven by the MCP SDK's own OAuth client: discovery
+ * from the 401, dynamic client registration, PKCE, an operator's approval as an Agent
+ * Identity, the code exchanged, /mcp called as that identity, refresh rotation; and the
+ * refusals tried on purpose (decision 0071).
+ */
+
+import http from "node:http";
+import {
+  Client,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { env } from "@/env";
+import { resetAuth } from "@/server/auth";
+import { getDb } from "@/server/db";
+import { callerFor, makeUser } from "../helpers/actors";
+import { serveApp } from "../helpers/app-server";
+import { withTestDatabase } from "../helpers/db";
+
+withTestDatabase();
+let app: Awaited<ReturnType<typeof serveApp>>;
+let mcpUrl = "";
+const REDIRECT = "http://127.0.0.1:49152/callback";
+
+beforeAll(async () => {
+  app = await serveApp();
+  mcpUrl = `${app.url}/mcp`;
+  // The authorization server binds tokens to the configured address: make it this one.
+  (env as { QM_BASE_URL?: string }).QM_BASE_URL = app.url;
+  resetAuth();
+});
+afterAll(async () => {
+  (env as { QM_BASE_URL?: string }).QM_BASE_URL = undefined;
+  await app.close();
+});
+
+/** An MCP client's memory, as a desktop client keeps it. */
+class MemoryProvider implements OAuthClientProvider {
+  info: Awaited<ReturnType<NonNullable<OAuthClientProvider["clientInformation"]>>>;
+  saved: Awaited<ReturnType<OAuthClientProvider["tokens"]>>;
+  verifier = "";
+  authorizationUrl: URL | null = null;
+  get redirectUrl() {
+    return REDIRECT;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "Test Desktop Client",
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  state() {
+    return "state-123";
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: typeof this.info) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: typeof this.saved) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+async function signInOverHttp(email: string, password: string): Promise<string> {
+  const res = await fetch(`${app.url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: app.url },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+/**
+ * A top-level navigation, as the person's browser makes it. Not fetch: it always sends
+ * `Sec-Fetch-Mode: cors`, which the authorization server answers with JSON for scripts.
+ */
+function browserGet(
+  url: URL | string,
+  cookie: string,
+): Promise<{ status: number; location: string | null; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { cookie, accept: "text/html", "sec-fetch-mode": "navigate" } }, (res) => {
+        let body = "";
+        res.on("data", (chunk) => {
+          body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null, body }));
+      })
+      .on("error", reject);
+  });
+}
+
+/** The browser's part: the authorization URL followed with the person's cookie, to our page. */
+async function toApprovalPage(url: URL | string, cookie: string): Promise<URL> {
+  const res = await browserGet(url, cookie);
+  expect(res.status, res.body).toBe(302);
+  return new URL(res.location ?? "", app.url);
+}
+
+async function approve(page: URL, cookie: string, body: Record<string, unknown>, origin = app.url) {
+  return fetch(`${app.url}/api/oauth/approve`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie, origin },
+    body: JSON.stringify({ oauth_query: page.search.slice(1), ...body }),
+  });
+}
+
+async function tokenRequest(form: Record<string, string>) {
+  return fetch(`${app.url}/api/auth/oauth2/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form),
+  });
+}
+
+async function listToolsWith(accessToken: string) {
+  return fetch(mcpUrl, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${accessToken}`,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+}
+
+function codeExchange(provider: MemoryProvider, callback: URL): Record<string, string> {
+  return {
+    grant_type: "authorization_code",
+    code: callback.searchParams.get("code") ?? "",
+    redirect_uri: REDIRECT,
+    client_id: provider.info?.client_id ?? "",
+    code_verifier: provider.verifier,
+    resource: mcpUrl,
+  };
+}
+
+function refresh(provider: MemoryProvider, token: string) {
+  return tokenRequest({
+    grant_type: "refresh_token",
+    refresh_token: token,
+    client_id: provider.info?.client_id ?? "",
+    resource: mcpUrl,
+  });
+}
+
+interface Flow {
+  provider: MemoryProvider;
+  transport: StreamableHTTPClientTransport;
+  callback: URL;
+  identityId: string;
+  cookie: string;
+}
+
+/** Discovery, registration and approval, up to the redirect back to the client. */
+async function authorizeAs(identityName: string): Promise<Flow> {
+  const { actor, email, password } = await makeUser("operator");
+  const identity = await callerFor(actor).identities.create({ name: identityName });
+  const cookie = await signInOverHttp(email, password);
+  const provider = new MemoryProvider();
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
+  const client = new Client({ name: "oauth-test", version: "1" });
+  const failure = await client.connect(transport).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expect(failure).toBeInstanceOf(UnauthorizedError);
+  expect(provider.info?.client_id).toBeTruthy();
+  const authUrl = provider.authorizationUrl;
+  if (!authUrl) throw new Error("the client was not sent to authorize");
+  expect(authUrl.searchParams.get("code_challenge_method")).toBe("S256");
+  expect(authUrl.searchParams.get("resource")).toBe(mcpUrl);
+  const page = await toApprovalPage(authUrl, cookie);
+  expect(page.pathname).toBe("/oauth/identity");
+  const res = await approve(page, cookie, { accept: true, identityId: identity.id });
+  const answer = await res.json();
+  expect(res.status, JSON.stringify(answer)).toBe(200);
+  const callback = new URL(answer.redirect);
+  expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
+  return { provider, transport, callback, identityId: identity.id, cookie };
+}
+
+describe("an MCP client signs in with OAuth", () => {
+  it("discovers, registers, is approved as an identity, and lists that identity's Tools", async () => {
+    const { provider, transport, callback, identityId } = await authorizeAs(`oauth-${Date.now()}`);
+    expect(callback.searchParams.get("state")).toBe("state-123");
+    expect(callback.searchParams.get("iss")).toBe(`${app.url}/api/auth`);
+    await transport.finishAuth(callback.searchParams);
+    const access = provider.saved?.access_token ?? "";
+    expect(access).toMatch(/^qm_oat_/);
+    expect(provider.saved?.refresh_token).toMatch(/^qm_ort_/);
+
+    const client = new Client({ name: "oauth-test", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }));
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain("find_tools");
+    await client.close();
+
+    // Hashed at rest, bound to /mcp, acting as the chosen identity.
+    const db = await getDb();
+    const rows = await db.oauthAccessToken.findMany({ where: { referenceId: identityId } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.token).not.toContain(access.slice(7, 20));
+    expect(rows[0]?.resources).toEqual([mcpUrl]);
+    const audit = await db.auditEvent.findFirst({ where: { action: "identity.oauth_grant", targetId: identityId } });
+    expect(audit?.details).toMatchObject({ clientName: "Test Desktop Client" });
+  });
+
+  it("refuses a replayed code, and revokes what that code had issued", async () => {
+    const { provider, callback } = await authorizeAs(`replay-${Date.now()}`);
+    const exchange = codeExchange(provider, callback);
+    const first = await tokenRequest(exchange);
+    expect(first.status, await first.clone().text()).toBe(200);
+    const tokens = await first.json();
+    expect((await listToolsWith(tokens.access_token)).status).toBe(200);
+    const replay = await tokenRequest(exchange);
+    expect(replay.status).toBe(400);
+    expect((await replay.json()).error).toBe("invalid_grant");
+    // RFC 6749 §4.1.2: a code used twice may be stolen, so its grant goes.
+    expect((await refresh(provider, tokens.refresh_token)).status).toBe(400);
+  });
+
+  it("rotates refresh tokens, and a reused one revokes the grant", async () => {
+    const { provider, callback } = await authorizeAs(`rotate-${Date.now()}`);
+    const tokens = await (await tokenRequest(codeExchange(provider, callback))).json();
+    const rotated = await refresh(provider, tokens.refresh_token);
+    expect(rotated.status, await rotated.clone().text()).toBe(200);
+    const next = await rotated.json();
+    expect(next.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await listToolsWith(next.access_token)).status).toBe(200);
+    // The old refresh token again: refused, and the newer one with it.
+    expect((await refresh(provider, tokens.refresh_token)).status).toBe(400);
+    expect((await refresh(provider, next.refresh_token)).status).toBe(400);
+  });
+});
+
+describe("grants on the identity's Tokens tab", () => {
+  it("lists who approved which client, and a revocation there is refused at /mcp at once", async () => {
+    const { provider, transport, callback, identityId } = await authorizeAs(`tab-${Date.now()}`);
+    await transport.finishAuth(callback.searchParams);
+    const access = provider.saved?.access_token ?? "";
+    expect((await listToolsWith(access)).status).toBe(200);
+
+    const viewer = await makeUser("viewer");
+    const grants = await callerFor(viewer.actor).identities.oauthGrants({ id: identityId });
+    expect(grants).toHaveLength(1);
+    expect(grants[0]).toMatchObject({
+      clientName: "Test Desktop Client",
+      approvedBy: expect.stringMatching(/^operator-/),
+    });
+    expect(grants[0]?.lastTokenAt).toBeInstanceOf(Date);
+    const grantId = grants[0]?.id ?? "";
+    await expect(callerFor(viewer.actor).identities.revokeOAuthGrant({ id: grantId })).rejects.toThrow();
+
+    const { actor } = await makeUser("operator");
+    await callerFor(actor).identities.revokeOAuthGrant({ id: grantId });
+    expect((await listToolsWith(access)).status).toBe(401);
+    expect((await refresh(provider, provider.saved?.refresh_token ?? "")).status).toBe(400);
+    expect(await callerFor(actor).identities.oauthGrants({ id: identityId })).toEqual([]);
+    const db = await getDb();
+    const audit = await db.auditEvent.findFirst({
+      where: { action: "identity.revoke_oauth_grant", targetId: identityId },
+    });
+    expect(audit?.details).toMatchObject({ clientName: "Test Desktop Client" });
+  });
+});
+
+describe("refusals", () => {
+  it("refuses a token whose identity was deleted", async () => {
+    const { provider, transport, callback, identityId } = await authorizeAs(`doomed-${Date.now()}`);
+    await transport.finishAuth(callback.searchParams);
+    const access = provider.saved?.access_token ?? "";
+    expect((await listToolsWith(access)).status).toBe(200);
+    const { actor } = await makeUser("operator");
+    await callerFor(actor).identities.delete({ id: identityId });
+    const res = await listToolsWith(access);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("refuses an authorization with a redirect URI the client did not register, without redirecting there", async () => {
+    const { actor, email, password } = await makeUser("operator");
+    await callerFor(actor).identities.create({ name: `redirect-${Date.now()}` });
+    const cookie = await signInOverHttp(email, password);
+    const provider = new MemoryProvider();
+    const client = new Client({ name: "oauth-test", version: "1" });
+    await client
+      .connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }))
+      .catch(() => {});
+    const url = new URL(provider.authorizationUrl ?? "");
+    url.searchParams.set("redirect_uri", "https://attacker.example/steal");
+    const res = await browserGet(url, cookie);
+    expect(res.location ?? "").not.toContain("attacker.example");
+    if (res.status === 302) expect(new URL(res.location ?? "", app.url).origin).toBe(app.url);
+    else expect(res.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it("refuses plain PKCE, missing PKCE, and a token for another resource", async () => {
+    const { email, password } = await makeUser("operator");
+    const cookie = await signInOverHttp(email, password);
+    const provider = new MemoryProvider();
+    const client = new Client({ name: "oauth-test", version: "1" });
+    await client
+      .connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }))
+      .catch(() => {});
+    const base = new URL(provider.authorizationUrl ?? "");
+    const variants: [string, (u: URL) => void][] = [
+      ["plain PKCE", (u) => u.searchParams.set("code_challenge_method", "plain")],
+      [
+        "no PKCE",
+        (u) => {
+          u.searchParams.delete("code_challenge");
+          u.searchParams.delete("code_challenge_method");
+        },
+      ],
+      ["another resource", (u) => u.searchParams.set("resource", "https://elsewhere.example/mcp")],
+    ];
+    for (const [name, change] of variants) {
+      const url = new URL(base);
+      change(url);
+      const res = await browserGet(url, cookie);
+      const location = new URL(res.location ?? REDIRECT, app.url);
+      // Refused back to the client with an error, never on to our approval page.
+      expect(location.pathname, name).not.toBe("/oauth/identity");
+      expect(location.searchParams.get("error") ?? String(res.status), name).toMatch(/invalid|4\d\d/);
+    }
+  });
+
+  it("lets only operators approve, and only from our own page", async () => {
+    const { actor } = await makeUser("operator");
+    const identity = await callerFor(actor).identities.create({ name: `viewer-${Date.now()}` });
+    const viewer = await makeUser("viewer");
+    const cookie = await signInOverHttp(viewer.email, viewer.password);
+    const provider = new MemoryProvider();
+    const client = new Client({ name: "oauth-test", version: "1" });
+    await client
+      .connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }))
+      .catch(() => {});
+    const page = await toApprovalPage(provider.authorizationUrl ?? "", cookie);
+    const refused = await approve(page, cookie, { accept: true, identityId: identity.id });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).message).toMatch(/operator/);
+
+    const op = await makeUser("operator");
+    const opCookie = await signInOverHttp(op.email, op.password);
+    const opPage = await toApprovalPage(provider.authorizationUrl ?? "", opCookie);
+    const crossSite = await approve(
+      opPage,
+      opCookie,
+      { accept: true, identityId: identity.id },
+      "https://evil.example",
+    );
+    expect(crossSite.status).toBe(403);
+  });
+});
