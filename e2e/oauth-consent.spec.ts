@@ -47,13 +47,13 @@ class Provider implements OAuthClientProvider {
   }
 }
 
-test("an MCP client signs in by URL alone: sign-in, the identity chosen, tools/list as that identity", async ({
+test("an MCP client signs in by URL alone: sign-in, the identity chosen, tools/list as that identity, revoked on the Tokens tab", async ({
   page,
   browser,
   baseURL,
 }) => {
   const name = `oauth-e2e-${Date.now()}`;
-  await trpc(page, "identities.create", { name });
+  const identity = await trpc(page, "identities.create", { name });
   const mcpUrl = new URL(`${baseURL}/mcp`);
   const provider = new Provider();
   const first = new Client({ name: "e2e", version: "1" });
@@ -93,4 +93,23 @@ test("an MCP client signs in by URL alone: sign-in, the identity chosen, tools/l
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toContain("find_tools");
   await client.close();
+
+  // The grant on the identity's Tokens tab, revoked there, and refused at /mcp.
+  await page.goto(`/agents/${identity.id}?tab=tokens`);
+  const row = page.getByTestId("oauth-grant-row");
+  await expect(row).toContainText("E2E Desktop Client");
+  await expect(row).toContainText(admin.email);
+  await row.getByRole("button", { name: "Revoke E2E Desktop Client" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
+  await expect(page.getByText("No signed-in clients")).toBeVisible();
+  const refused = await fetch(mcpUrl, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${provider.saved?.access_token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  expect(refused.status).toBe(401);
 });

@@ -22,6 +22,7 @@ import { IdentitySources } from "./identity-sources";
 import { IdentityStateBadge } from "./identity-state-badge";
 import { toolCount } from "./labels";
 import { LostRecently, useHoldingChangeSummary } from "./lost-recently";
+import { OAuthGrants } from "./oauth-grants";
 import { OverBudgetAlert } from "./over-budget-alert";
 import type { IdentityView } from "./types";
 
@@ -111,7 +112,12 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
         {tab === "lost" && <LostRecently identityId={identity.id} />}
         {tab === "calls" && <IdentityCalls identityId={identity.id} />}
         {tab === "memory" && <IdentityScopes identityId={identity.id} />}
-        {tab === "tokens" && <AgentTokens identity={identity} />}
+        {tab === "tokens" && (
+          <div className="space-y-4">
+            <AgentTokens identity={identity} />
+            <OAuthGrants identity={identity} />
+          </div>
+        )}
         {tab === "settings" && <IdentitySettings key={identity.id} identity={identity} />}
       </Tabs>
     </>

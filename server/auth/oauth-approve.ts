@@ -114,7 +114,7 @@ export async function handleApprove(request: Request): Promise<Response> {
     await db.$transaction((tx) =>
       recordAudit(tx, actor, {
         action: "identity.oauth_grant",
-        targetType: "agent_identity",
+        targetType: "identity",
         targetId: identity.id,
         targetLabel: identity.name,
         details: { clientId, clientName: client?.name ?? null },

@@ -261,6 +261,37 @@ describe("an MCP client signs in with OAuth", () => {
   });
 });
 
+describe("grants on the identity's Tokens tab", () => {
+  it("lists who approved which client, and a revocation there is refused at /mcp at once", async () => {
+    const { provider, transport, callback, identityId } = await authorizeAs(`tab-${Date.now()}`);
+    await transport.finishAuth(callback.searchParams);
+    const access = provider.saved?.access_token ?? "";
+    expect((await listToolsWith(access)).status).toBe(200);
+
+    const viewer = await makeUser("viewer");
+    const grants = await callerFor(viewer.actor).identities.oauthGrants({ id: identityId });
+    expect(grants).toHaveLength(1);
+    expect(grants[0]).toMatchObject({
+      clientName: "Test Desktop Client",
+      approvedBy: expect.stringMatching(/^operator-/),
+    });
+    expect(grants[0]?.lastTokenAt).toBeInstanceOf(Date);
+    const grantId = grants[0]?.id ?? "";
+    await expect(callerFor(viewer.actor).identities.revokeOAuthGrant({ id: grantId })).rejects.toThrow();
+
+    const { actor } = await makeUser("operator");
+    await callerFor(actor).identities.revokeOAuthGrant({ id: grantId });
+    expect((await listToolsWith(access)).status).toBe(401);
+    expect((await refresh(provider, provider.saved?.refresh_token ?? "")).status).toBe(400);
+    expect(await callerFor(actor).identities.oauthGrants({ id: identityId })).toEqual([]);
+    const db = await getDb();
+    const audit = await db.auditEvent.findFirst({
+      where: { action: "identity.revoke_oauth_grant", targetId: identityId },
+    });
+    expect(audit?.details).toMatchObject({ clientName: "Test Desktop Client" });
+  });
+});
+
 describe("refusals", () => {
   it("refuses a token whose identity was deleted", async () => {
     const { provider, transport, callback, identityId } = await authorizeAs(`doomed-${Date.now()}`);

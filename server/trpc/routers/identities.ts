@@ -11,6 +11,7 @@ import {
   updateIdentity,
 } from "../../domain/identities/identities";
 import { listHoldingChanges } from "../../domain/identities/losses";
+import { listOAuthGrants, revokeOAuthGrant } from "../../domain/identities/oauth-grants";
 import { pinTool, unpinTool } from "../../domain/identities/pins";
 import { ZIdentityIdInput, ZLossesInput } from "../../domain/identities/schemas";
 import { createToken, listTokens, revokeToken } from "../../domain/identities/tokens";
@@ -44,4 +45,6 @@ export const identitiesRouter = router({
   tokens: queryOf(listTokens),
   createToken: mutationOf(createToken),
   revokeToken: mutationOf(revokeToken),
+  oauthGrants: queryOf(listOAuthGrants),
+  revokeOAuthGrant: mutationOf(revokeOAuthGrant),
 });
