@@ -12,7 +12,7 @@ import { getDb } from "../db";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import { LIMITS } from "../limits";
 import { installationSecret } from "../secrets";
-import { mcpOAuthPlugin } from "./oauth";
+import { mcpOAuthPlugin, oauthOffered } from "./oauth";
 import { forBetterAuth } from "./oauth-prisma";
 
 export function baseUrl(): string {
@@ -66,7 +66,12 @@ async function createAuth() {
         },
       },
     },
-    plugins: [mcpOAuthPlugin(baseUrl()), nextCookies()],
+    // Cast: the plugin's endpoints are typed in whether or not this address may offer OAuth;
+    // discovery (oauth-discovery.ts) asks oauthOffered before reaching them.
+    plugins: [...(oauthOffered(baseUrl()) ? [mcpOAuthPlugin(baseUrl())] : []), nextCookies()] as [
+      ReturnType<typeof mcpOAuthPlugin>,
+      ReturnType<typeof nextCookies>,
+    ],
   });
 }
 

@@ -49,6 +49,25 @@ async function chosenIdentity(session: { id: string }, user: Record<string, unkn
   return chosen;
 }
 
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Whether agents can sign in with OAuth at this address. OAuth 2.1 (and the MCP profile the
+ * library enforces) allows plain HTTP only on loopback: an installation served at an
+ * `http://` address elsewhere keeps its console and pasted tokens, and offers no OAuth
+ * rather than failing to start (docs/mcp.md says to put TLS in front).
+ */
+export function oauthOffered(baseUrl: string): boolean {
+  const url = new URL(baseUrl);
+  return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
+}
+
+export function oauthUnavailableReason(baseUrl: string): string {
+  return `OAuth sign-in is off: this server's address (${new URL(baseUrl).origin}) is plain HTTP on a non-loopback host, and OAuth needs HTTPS there. Serve Quartermaster over HTTPS (QM_BASE_URL=https://…), or send an Agent Identity's token as Authorization: Bearer <token>.`;
+}
+
 export function mcpOAuthPlugin(baseUrl: string) {
   return mcp({
     resource: `${new URL(baseUrl).origin}/mcp`,

@@ -8,7 +8,7 @@
 import { oauthProviderAuthServerMetadata } from "@better-auth/oauth-provider";
 import { env } from "@/env";
 import { baseUrl, getAuth } from "../auth";
-import { AUTH_BASE_PATH, MCP_SCOPES } from "../auth/oauth";
+import { AUTH_BASE_PATH, MCP_SCOPES, oauthOffered, oauthUnavailableReason } from "../auth/oauth";
 
 export const MCP_PATH = "/mcp";
 const PRM_PATH = "/.well-known/oauth-protected-resource";
@@ -73,7 +73,8 @@ export interface BearerRefusal {
 
 /** The WWW-Authenticate value of a 401 from /mcp: where the metadata is, and why, if a token was sent. */
 export function bearerChallenge(request: Request, refusal?: BearerRefusal): string {
-  const parts = [`resource_metadata="${resourceMetadataUrl(request)}"`];
+  // Without OAuth there is no metadata to name; a realm keeps the challenge well-formed.
+  const parts = [oauthOffered(baseUrl()) ? `resource_metadata="${resourceMetadataUrl(request)}"` : `realm="Quartermaster"`];
   if (refusal) {
     const description = refusal.description.replace(/["\\]/g, "'");
     parts.push(`error="${refusal.error}"`, `error_description="${description}"`);
@@ -131,6 +132,8 @@ async function serverMetadata(request: Request, pathname: string): Promise<Respo
 /** Every method on every discovery path: metadata where there is some, a JSON refusal elsewhere. */
 export async function handleDiscovery(request: Request): Promise<Response> {
   if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
+  if (!oauthOffered(baseUrl()))
+    return json(404, { error: "not_found", error_description: oauthUnavailableReason(baseUrl()) }, { "cache-control": "no-store" });
   const pathname = new URL(request.url).pathname.replace(/\/+$/, "") || "/";
   if (pathname === PRM_PATH || pathname === `${PRM_PATH}${MCP_PATH}`) {
     if (request.method !== "GET" && request.method !== "HEAD")

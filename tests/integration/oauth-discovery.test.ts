@@ -209,3 +209,35 @@ describe("pasted tokens", () => {
     await client.close();
   });
 });
+
+describe("a plain-HTTP public address that is not loopback", () => {
+  it("keeps the console and pasted tokens, and says on every discovery path that OAuth is off and why", async () => {
+    (env as { QM_BASE_URL?: string }).QM_BASE_URL = "http://qm.internal.example:8080";
+    resetAuth();
+    try {
+      // Signing in to the console builds the auth instance: it must not refuse to start.
+      const api = await operator();
+      const identity = await api.identities.create({ name: `plain-http-${Date.now()}` });
+      const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "pasted" });
+      const res = await post({ authorization: `Bearer ${token}` });
+      expect(res.status).toBe(200);
+
+      const challenge = await post();
+      expect(challenge.status).toBe(401);
+      expect(extractWWWAuthenticateParams(challenge).resourceMetadataUrl).toBeUndefined();
+      expect(challenge.headers.get("www-authenticate")).toBe('Bearer realm="Quartermaster"');
+      for (const path of [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-authorization-server/api/auth",
+        "/register",
+      ]) {
+        const refused = await fetch(`${app.url}${path}`);
+        expect(refused.status, path).toBe(404);
+        expect((await refused.json()).error_description, path).toMatch(/needs HTTPS.*Bearer <token>/);
+      }
+    } finally {
+      (env as { QM_BASE_URL?: string }).QM_BASE_URL = undefined;
+      resetAuth();
+    }
+  });
+});
