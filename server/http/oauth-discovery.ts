@@ -74,7 +74,9 @@ export interface BearerRefusal {
 /** The WWW-Authenticate value of a 401 from /mcp: where the metadata is, and why, if a token was sent. */
 export function bearerChallenge(request: Request, refusal?: BearerRefusal): string {
   // Without OAuth there is no metadata to name; a realm keeps the challenge well-formed.
-  const parts = [oauthOffered(baseUrl()) ? `resource_metadata="${resourceMetadataUrl(request)}"` : `realm="Quartermaster"`];
+  const parts = [
+    oauthOffered(baseUrl()) ? `resource_metadata="${resourceMetadataUrl(request)}"` : `realm="Quartermaster"`,
+  ];
   if (refusal) {
     const description = refusal.description.replace(/["\\]/g, "'");
     parts.push(`error="${refusal.error}"`, `error_description="${description}"`);
@@ -133,7 +135,11 @@ async function serverMetadata(request: Request, pathname: string): Promise<Respo
 export async function handleDiscovery(request: Request): Promise<Response> {
   if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
   if (!oauthOffered(baseUrl()))
-    return json(404, { error: "not_found", error_description: oauthUnavailableReason(baseUrl()) }, { "cache-control": "no-store" });
+    return json(
+      404,
+      { error: "not_found", error_description: oauthUnavailableReason(baseUrl()) },
+      { "cache-control": "no-store" },
+    );
   const pathname = new URL(request.url).pathname.replace(/\/+$/, "") || "/";
   if (pathname === PRM_PATH || pathname === `${PRM_PATH}${MCP_PATH}`) {
     if (request.method !== "GET" && request.method !== "HEAD")
