@@ -309,7 +309,7 @@ async function suite(opened: Awaited<ReturnType<typeof openDatabase>>): Promise<
     // Row 4 measures a full page of tools/list: every held Tool listed, not a selection.
     await updateIdentity(SYSTEM, { id: identity.id, exposure: "all" });
     for (let h = 0; h < 4; h++) {
-      const { hostToken } = await createToolHost(SYSTEM, { name: `bench-host-${h}` });
+      const { hostToken } = await createToolHost(SYSTEM, { name: `bench-host-${h}`, reviewPolicy: "trust" });
       const host = await authenticateToolHost(hostToken);
       const tools = Array.from({ length: 3750 }, (_, i) => ({ ...small, name: `s${h}_${i}` }));
       await registerTools(host!, { tools });

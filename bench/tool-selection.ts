@@ -85,7 +85,7 @@ export async function toolSelectionSuite(): Promise<BenchRow[]> {
   let republish: (run: number) => Promise<unknown> = async () => {};
   for (const [h, tools] of sources.entries()) {
     const name = `bench-selection-${h}`;
-    const { hostToken } = await createToolHost(SYSTEM, { name });
+    const { hostToken } = await createToolHost(SYSTEM, { name, reviewPolicy: "trust" });
     const host = await authenticateToolHost(hostToken);
     await registerTools(host!, { tools });
     if (h === 0)
