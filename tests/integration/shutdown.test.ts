@@ -1,10 +1,11 @@
 /**
  * A real instance (`scripts/start.ts`, production build, embedded database) stopped with
  * SIGTERM while its trace collector is broken and a Check now is running, as an operator's
- * deploy meets it: a collector that refuses batches is logged and counted; one that hangs
+ * deploy meets it: only Quartermaster's own spans reach the collector (none of Next.js's, no
+ * query string); a collector that refuses batches is logged and counted; one that hangs
  * costs the stop at most TRACING_STOP_MS, after the leases are released and the database
  * closed, and the exit is 0 with no unhandledRejection; the readiness 503s a balancer's
- * probe gets during the drain are logged at debug, not as errors (issue 33, items 4 and 5).
+ * probe gets during the drain are logged at debug, not as errors (issue 33, items 4 to 7).
  * Skipped on the PostgreSQL run: once is enough.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,6 +13,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/server/db/open";
 import { INSTANCE_LIMITS } from "@/server/limits";
@@ -22,14 +24,21 @@ import { usePostgres } from "../helpers/template";
 const GRACE_SECONDS = 8;
 const KEY = `qm_key_${"shutdown".repeat(5)}`;
 
-/** A loopback OTLP/HTTP receiver that refuses every batch (HTTP 400), or takes and never answers. */
+/**
+ * A loopback OTLP/HTTP receiver that reads every batch (kept in `batches`) and refuses it
+ * (HTTP 400), or, once told to hang, never answers.
+ */
 async function brokenCollector() {
-  const state = { mode: "refuse" as "refuse" | "hang", requests: 0 };
+  const state = { mode: "refuse" as "refuse" | "hang", requests: 0, batches: [] as string[] };
   const server = http.createServer((req, res) => {
     state.requests++;
-    req.resume();
-    if (state.mode === "refuse")
-      req.on("end", () => res.writeHead(400, { "content-type": "application/json" }).end("{}"));
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      state.batches.push((req.headers["content-encoding"] === "gzip" ? gunzipSync(body) : body).toString("utf8"));
+      if (state.mode === "refuse") res.writeHead(400, { "content-type": "application/json" }).end("{}");
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
@@ -109,11 +118,31 @@ describe.skipIf(usePostgres)("an instance stopped while its trace collector is d
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
       });
 
-    // Refused batches: a warning says so, and the counter counts them.
+    // Next.js renders a page and serves a tRPC query carrying its input in the URL: none of
+    // its spans reaches the collector, only Quartermaster's own (an /mcp request's).
+    const input = encodeURIComponent(JSON.stringify({ json: { query: "secret-memory-search" } }));
+    expect((await fetch(`${server.url}/sign-in`)).status).toBe(200);
+    const listed = await fetch(`${server.url}/api/trpc/users.list?input=${input}`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    expect(listed.status).toBe(200);
     expect((await mcp()).status).toBe(401); // an mcp.request span all the same
+    // Refused batches: a warning says so, and the counter counts them.
     await expect
       .poll(() => server.output().includes("the trace collector did not take a batch of spans"), { timeout: 20_000 })
       .toBe(true);
+    await expect.poll(() => collector.state.batches.join("\n"), { timeout: 20_000 }).toContain('"mcp.request"');
+    await new Promise((r) => setTimeout(r, 1_500)); // a later batch would hold a framework's spans too
+    const scopes = collector.state.batches.flatMap((b) =>
+      (JSON.parse(b) as { resourceSpans: { scopeSpans: { scope?: { name: string } }[] }[] }).resourceSpans.flatMap(
+        (r) => r.scopeSpans.map((s) => s.scope?.name),
+      ),
+    );
+    expect(new Set(scopes)).toEqual(new Set(["quartermaster"]));
+    const sent = collector.state.batches.join("\n");
+    expect(sent).not.toContain("secret-memory-search");
+    expect(sent).not.toContain("?input=");
+    expect(sent).not.toContain("stacktrace");
     const metrics = await (
       await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${KEY}` } })
     ).text();
