@@ -8,7 +8,8 @@
  * probe gets during the drain are logged at debug, not as errors (issue 33, items 4 to 7).
  * Skipped on the PostgreSQL run: once is enough.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -22,6 +23,7 @@ import { type SpawnedServer, spawnServer } from "../helpers/spawn-server";
 import { usePostgres } from "../helpers/template";
 
 const GRACE_SECONDS = 8;
+const PROMTOOL = "/usr/bin/promtool"; // Debian's prometheus (.ci/run installs it)
 const KEY = `qm_key_${"shutdown".repeat(5)}`;
 
 /**
@@ -111,6 +113,26 @@ describe.skipIf(usePostgres)("an instance stopped while its trace collector is d
     });
     closers.push(server.stop);
     await server.waitReady(120_000);
+    const scrape = async () =>
+      (await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${KEY}` } })).text();
+
+    // A fresh instance's first scrape: every counter already has its series (at 0), and the
+    // Sources-by-state gauge is there, so rate() and absent() alerts see them from the start.
+    const first = await scrape();
+    const counters = [...first.matchAll(/^# TYPE (\S+) counter$/gm)].map((m) => m[1] as string);
+    expect(counters).toEqual(expect.arrayContaining(["qm_tool_calls_total", "qm_trace_exports_total"]));
+    for (const name of counters)
+      expect(
+        first.split("\n").filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `)).length,
+        name,
+      ).toBeGreaterThan(0);
+    expect(first).toContain('qm_tool_calls_total{code="",kind="catalog",outcome="ok"} 0');
+    expect(first).toMatch(/^qm_sources\{kind="mcp_connection",state="failing"\} 0$/m);
+    expect(first).toMatch(/^qm_build_info\{/m);
+    if (existsSync(PROMTOOL)) {
+      const lint = spawnSync(PROMTOOL, ["check", "metrics"], { input: first, encoding: "utf8" });
+      expect(`${lint.stdout}${lint.stderr}`.trim()).toBe("");
+    }
     const mcp = () =>
       fetch(`${server.url}/mcp`, {
         method: "POST",
@@ -143,9 +165,7 @@ describe.skipIf(usePostgres)("an instance stopped while its trace collector is d
     expect(sent).not.toContain("secret-memory-search");
     expect(sent).not.toContain("?input=");
     expect(sent).not.toContain("stacktrace");
-    const metrics = await (
-      await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${KEY}` } })
-    ).text();
+    const metrics = await scrape();
     expect(Number(/^qm_trace_exports_total\{outcome="failed"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
 
     // Now the collector hangs, and a Check now holds its Source's lease.
