@@ -16,6 +16,8 @@ afterAll(async () => {
 function qm(args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, QM_DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "silent" };
   if (usePostgres) env.DATABASE_URL = databaseUrl(pgName);
+  // The environment docs/deploy.md names for it: the database only, no QM_SECRET.
+  delete env.QM_SECRET;
   return spawnSync(process.execPath, ["--import", "tsx", "scripts/qm.ts", ...args], {
     env,
     encoding: "utf8",

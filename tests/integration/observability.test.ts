@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
+import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 import { trace } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flushTracing, startTracing, stopTracing, traceHeaders, withSpan } from "@/server/observability/tracing";
@@ -18,7 +19,15 @@ import { serveApp } from "../helpers/app-server";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor, callTool } from "../helpers/mcp-agent";
-import { type RunningServer, simpleTool, startRawServer, startSdkServer } from "../helpers/mcp-servers";
+import { callRpc } from "../helpers/mcp-rpc";
+import {
+  type RunningServer,
+  sendFetchResponse,
+  simpleTool,
+  startRawServer,
+  startSdkServer,
+  toFetchRequest,
+} from "../helpers/mcp-servers";
 
 withTestDatabase();
 
@@ -208,6 +217,48 @@ describe("traces", () => {
     expect(failed?.events?.[0]?.attributes).toEqual(
       expect.arrayContaining([{ key: "exception.message", value: { stringValue: "the Source answered nonsense" } }]),
     );
+  });
+
+  it("name a resource read's URI without its query (a Source's template may put a search there)", async () => {
+    await startTracing(collector.url);
+    const handler = createMcpHandler(
+      () => {
+        const mcp = new Server({ name: "searchable", version: "1" }, { capabilities: { tools: {}, resources: {} } });
+        mcp.setRequestHandler("tools/list", async () => ({ tools: [simpleTool("search") as never] }));
+        mcp.setRequestHandler("resources/templates/list", async () => ({
+          resourceTemplates: [{ uriTemplate: "search://docs{?q}", name: "search" }],
+        }));
+        mcp.setRequestHandler("resources/read", async (request) => ({
+          contents: [{ uri: request.params.uri, mimeType: "text/plain", text: "found" }],
+        }));
+        return mcp;
+      },
+      { legacy: "stateless" },
+    );
+    const searchable = http.createServer(async (req, res) => {
+      if (req.method !== "POST") return void res.writeHead(405).end();
+      await sendFetchResponse(res, await handler.fetch(await toFetchRequest(req)));
+    });
+    await new Promise<void>((resolve) => searchable.listen(0, "127.0.0.1", resolve));
+    closers.push(async () => {
+      await handler.close();
+      await new Promise<void>((resolve) => searchable.close(() => resolve()));
+    });
+    const { api, source } = await connectionTo(`http://127.0.0.1:${(searchable.address() as AddressInfo).port}/mcp`);
+    expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+    const { token } = await agentFor([source.id]);
+    const uri = `qm://source/${source.id}/search://docs?q=customer-secret-search#top`;
+    const read = await callRpc(`${app.url}/mcp`, token, "resources/read", { uri });
+    expect(read.error).toBeUndefined();
+    const isRead = (s: ExportedSpan) =>
+      s.name === "mcp.resource_read" && s.attributes.some((a) => a.value.stringValue === source.id);
+    const spans = await spansWhere((all) => all.some(isRead));
+    expect(spans.find(isRead)?.attributes).toEqual(
+      expect.arrayContaining([
+        { key: "mcp.resource.uri", value: { stringValue: `qm://source/${source.id}/search://docs` } },
+      ]),
+    );
+    expect(JSON.stringify(spans)).not.toContain("customer-secret-search");
   });
 
   it("are the gateway's own decision: an agent's traceparent marked not sampled (00) still gives spans", async () => {

@@ -24,6 +24,15 @@ export interface SourceRequest {
 }
 
 /**
+ * A URI as its span names it: a Source's template may put what the agent searches for in
+ * the query (`search://docs{?q}`), which must not reach the trace collector.
+ */
+function withoutQuery(uri: string): string {
+  const cut = uri.search(/[?#]/);
+  return cut === -1 ? uri : uri.slice(0, cut);
+}
+
+/**
  * resources/read and prompts/get on a held Source, watched like a Tool Call: its own span,
  * the identity's rate limits (a per-Tool limit names a Tool, so none applies), a call log
  * row (tool name: the URI or prompt name the agent sent; the Source and its own name beside
@@ -40,7 +49,12 @@ export async function observeSourceRequest<T>(
   const identityId = actor.kind === "agent" ? actor.identityId : null;
   return withSpan(
     request.kind === "resource" ? "mcp.resource_read" : "mcp.prompt_get",
-    { attributes: { [request.kind === "resource" ? "mcp.resource.uri" : "mcp.prompt.name"]: request.name } },
+    {
+      attributes:
+        request.kind === "resource"
+          ? { "mcp.resource.uri": withoutQuery(request.name) }
+          : { "mcp.prompt.name": request.name },
+    },
     async (span) => {
       let outcome: Outcome = { outcome: "failed", failureCode: "INTERNAL" };
       let result: unknown;
