@@ -1,51 +1,8 @@
-import {
-  Client,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-} from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
+import { MemoryOAuthProvider } from "../tests/helpers/oauth-client";
 import { demoAdmin, expect, test, trpc } from "./fixtures";
 
 const REDIRECT = "http://127.0.0.1:49153/callback";
-
-/** The MCP SDK's OAuth client, as a desktop client runs it; its browser step is Playwright's. */
-class Provider implements OAuthClientProvider {
-  info: Awaited<ReturnType<NonNullable<OAuthClientProvider["clientInformation"]>>>;
-  saved: Awaited<ReturnType<OAuthClientProvider["tokens"]>>;
-  verifier = "";
-  authorizationUrl: URL | null = null;
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "E2E Desktop Client", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" };
-  }
-  state() {
-    return "e2e-state";
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: typeof this.info) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: typeof this.saved) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 test("an MCP client signs in by URL alone: sign-in, the identity chosen, tools/list as that identity, revoked on the Tokens tab", async ({
   page,
@@ -55,7 +12,7 @@ test("an MCP client signs in by URL alone: sign-in, the identity chosen, tools/l
   const name = `oauth-e2e-${Date.now()}`;
   const identity = await trpc(page, "identities.create", { name });
   const mcpUrl = new URL(`${baseURL}/mcp`);
-  const provider = new Provider();
+  const provider = new MemoryOAuthProvider(REDIRECT, "E2E Desktop Client", "e2e-state");
   const first = new Client({ name: "e2e", version: "1" });
   const failure = await first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider })).then(
     () => null,

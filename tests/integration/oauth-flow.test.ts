@@ -6,13 +6,7 @@
  */
 
 import http from "node:http";
-import {
-  Client,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-} from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env } from "@/env";
 import { resetAuth } from "@/server/auth";
@@ -20,6 +14,7 @@ import { getDb } from "@/server/db";
 import { callerFor, makeUser } from "../helpers/actors";
 import { serveApp } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
+import { MemoryOAuthProvider } from "../helpers/oauth-client";
 
 withTestDatabase();
 let app: Awaited<ReturnType<typeof serveApp>>;
@@ -37,50 +32,6 @@ afterAll(async () => {
   (env as { QM_BASE_URL?: string }).QM_BASE_URL = undefined;
   await app.close();
 });
-
-/** An MCP client's memory, as a desktop client keeps it. */
-class MemoryProvider implements OAuthClientProvider {
-  info: Awaited<ReturnType<NonNullable<OAuthClientProvider["clientInformation"]>>>;
-  saved: Awaited<ReturnType<OAuthClientProvider["tokens"]>>;
-  verifier = "";
-  authorizationUrl: URL | null = null;
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Test Desktop Client",
-      redirect_uris: [REDIRECT],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  state() {
-    return "state-123";
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: typeof this.info) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: typeof this.saved) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 async function signInOverHttp(email: string, password: string): Promise<string> {
   const res = await fetch(`${app.url}/api/auth/sign-in/email`, {
@@ -151,7 +102,7 @@ async function listToolsWith(accessToken: string) {
   });
 }
 
-function codeExchange(provider: MemoryProvider, callback: URL): Record<string, string> {
+function codeExchange(provider: MemoryOAuthProvider, callback: URL): Record<string, string> {
   return {
     grant_type: "authorization_code",
     code: callback.searchParams.get("code") ?? "",
@@ -162,7 +113,7 @@ function codeExchange(provider: MemoryProvider, callback: URL): Record<string, s
   };
 }
 
-function refresh(provider: MemoryProvider, token: string) {
+function refresh(provider: MemoryOAuthProvider, token: string) {
   return tokenRequest({
     grant_type: "refresh_token",
     refresh_token: token,
@@ -172,7 +123,7 @@ function refresh(provider: MemoryProvider, token: string) {
 }
 
 interface Flow {
-  provider: MemoryProvider;
+  provider: MemoryOAuthProvider;
   transport: StreamableHTTPClientTransport;
   callback: URL;
   identityId: string;
@@ -184,7 +135,7 @@ async function authorizeAs(identityName: string): Promise<Flow> {
   const { actor, email, password } = await makeUser("operator");
   const identity = await callerFor(actor).identities.create({ name: identityName });
   const cookie = await signInOverHttp(email, password);
-  const provider = new MemoryProvider();
+  const provider = new MemoryOAuthProvider(REDIRECT, "Test Desktop Client");
   const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
   const client = new Client({ name: "oauth-test", version: "1" });
   const failure = await client.connect(transport).then(
@@ -309,7 +260,7 @@ describe("refusals", () => {
     const { actor, email, password } = await makeUser("operator");
     await callerFor(actor).identities.create({ name: `redirect-${Date.now()}` });
     const cookie = await signInOverHttp(email, password);
-    const provider = new MemoryProvider();
+    const provider = new MemoryOAuthProvider(REDIRECT, "Test Desktop Client");
     const client = new Client({ name: "oauth-test", version: "1" });
     await client
       .connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }))
@@ -325,7 +276,7 @@ describe("refusals", () => {
   it("refuses plain PKCE, missing PKCE, and a token for another resource", async () => {
     const { email, password } = await makeUser("operator");
     const cookie = await signInOverHttp(email, password);
-    const provider = new MemoryProvider();
+    const provider = new MemoryOAuthProvider(REDIRECT, "Test Desktop Client");
     const client = new Client({ name: "oauth-test", version: "1" });
     await client
       .connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }))
@@ -358,7 +309,7 @@ describe("refusals", () => {
     const identity = await callerFor(actor).identities.create({ name: `viewer-${Date.now()}` });
     const viewer = await makeUser("viewer");
     const cookie = await signInOverHttp(viewer.email, viewer.password);
-    const provider = new MemoryProvider();
+    const provider = new MemoryOAuthProvider(REDIRECT, "Test Desktop Client");
     const client = new Client({ name: "oauth-test", version: "1" });
     await client
       .connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }))
