@@ -22,19 +22,9 @@ import { loadUrlPolicy } from "../sources/network-policy";
 import { servedIdentity } from "./identity";
 import { promptPrefixes } from "./prompt-prefix";
 import { sourceMessage } from "./remote-call";
+import { parseProxiedUri, proxiedPromptName, proxiedUri } from "./surface-names";
 
-export const SOURCE_URI_PREFIX = "qm://source/";
-
-export const proxiedUri = (sourceId: string, uri: string) => `${SOURCE_URI_PREFIX}${sourceId}/${uri}`;
-
-/** The Source and its own URI behind a proxied one, or null for any other URI. */
-export function parseProxiedUri(uri: string): { sourceId: string; uri: string } | null {
-  if (!uri.startsWith(SOURCE_URI_PREFIX)) return null;
-  const rest = uri.slice(SOURCE_URI_PREFIX.length);
-  const slash = rest.indexOf("/");
-  if (slash <= 0 || slash === rest.length - 1) return null;
-  return { sourceId: rest.slice(0, slash), uri: rest.slice(slash + 1) };
-}
+export { parseProxiedUri, proxiedPromptName, proxiedUri, SOURCE_URI_PREFIX } from "./surface-names";
 
 interface SurfaceSource {
   id: string;
@@ -115,10 +105,6 @@ function decode(cursor: string): Position {
     field: "cursor",
   });
 }
-
-/** A Source's prompt as the agent names it (the prefix is kept through renames: prompt-prefix.ts). */
-export const proxiedPromptName = (source: { promptPrefix: string | null }, prompt: string) =>
-  `${source.promptPrefix}_${prompt}`;
 
 function mapped(kind: SurfaceKind, source: SurfaceSource, item: Item): Item {
   if (kind === RESOURCES) return { ...item, uri: proxiedUri(source.id, String(item.uri)) };
@@ -243,11 +229,12 @@ export async function getSourcePrompt(
   signal?: AbortSignal,
 ): Promise<SourcePrompt | null> {
   const sources = await promptPrefixes(await heldSources(actor));
-  // The longest prefix wins, so "ops" never takes "ops_tools"'s prompts.
-  const source = sources
+  const candidates = sources
     .filter((s) => name.startsWith(`${s.promptPrefix}_`))
-    .sort((a, b) => b.promptPrefix.length - a.promptPrefix.length)[0];
-  if (!source) return null;
+    .sort((a, b) => b.promptPrefix.length - a.promptPrefix.length);
+  if (!candidates.length) return null;
+  // The longest prefix wins, so "ops" never takes "ops_tools"'s prompts.
+  const source = candidates[0] as (typeof candidates)[number];
   const nativeName = name.slice(source.promptPrefix.length + 1);
   return observeSourceRequest(actor, { kind: "prompt", name, arguments: args }, (about) => {
     about({ id: source.id, name: source.name, nativeName });
