@@ -3,7 +3,7 @@
  * prompts), paged through their cursors and bounded like tools/list, and never fails over
  * them: a server without the capabilities, or one whose prompts/list errors, is checked OK
  * with that recorded. The tRPC API returns the lists with the URIs and names agents use at
- * /mcp.
+ * /mcp, and prompts/get resolves names whose Source prefixes nest ("docs", "docs_server").
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { listMcpCatalog } from "@/server/domain/catalog/mcp-lister";
@@ -197,5 +197,54 @@ describe("a catalog check lists a Source's resources, templates and prompts", ()
     expect(cut?.bytes).toBeLessThanOrEqual(500);
     // The byte bound is shared: nothing is left for the prompts after the resources spent it.
     expect(bytes.surface.find((l) => l.kind === "prompt")?.status).toBe("truncated");
+  });
+});
+
+describe("prompt names whose Source prefixes nest", () => {
+  it('resolves "docs_…" and "docs_server_…" each to its own Source', async () => {
+    // Prompt prefixes are made from the names: "docs_<t>" and "docs_<t>_server".
+    const t = Date.now().toString(36).slice(-6);
+    const docs = await serve({
+      label: "docs",
+      prompts: [{ name: "summarize" }, { name: "server_status" }],
+    });
+    const docsServer = await serve({ label: "docs-server", prompts: [{ name: "summarize" }, { name: "restart" }] });
+    const a = await checked(docs.url, `Docs ${t}`);
+    const b = await checked(docsServer.url, `Docs ${t} Server`);
+    const nameOf = async (api: typeof a.api, id: string, prompt: string) =>
+      (await api.sources.surfaceItems({ id, kind: "prompt" })).items.find((p) => p.name === prompt)?.proxied as string;
+    const docsSummarize = await nameOf(a.api, a.source.id, "summarize");
+    const docsServerStatus = await nameOf(a.api, a.source.id, "server_status");
+    const serverSummarize = await nameOf(b.api, b.source.id, "summarize");
+    const serverRestart = await nameOf(b.api, b.source.id, "restart");
+    const prefix = docsSummarize.slice(0, -"_summarize".length);
+    // One prefix is the other's start: exactly the case a longest-prefix match alone gets wrong.
+    expect(serverSummarize.startsWith(`${prefix}_`)).toBe(true);
+    expect(docsServerStatus.startsWith(serverSummarize.slice(0, -"summarize".length))).toBe(true);
+
+    const { token } = await agentFor([a.source.id, b.source.id]);
+    const client = await connectClient("sdk-1.32", route.url, token);
+    try {
+      // Pages come one Source at a time.
+      const listed: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listPrompts(cursor ? { cursor } : {});
+        listed.push(...page.prompts.map((p) => String(p.name)));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(listed).toEqual(expect.arrayContaining([docsSummarize, docsServerStatus, serverSummarize, serverRestart]));
+      const answer = async (name: string) => {
+        const got = await client.getPrompt({ name, arguments: {} });
+        return JSON.stringify(got.messages[0]?.content);
+      };
+      expect(await answer(docsSummarize)).toBe(JSON.stringify({ type: "text", text: "docs:summarize" }));
+      expect(await answer(serverSummarize)).toBe(JSON.stringify({ type: "text", text: "docs-server:summarize" }));
+      expect(await answer(serverRestart)).toBe(JSON.stringify({ type: "text", text: "docs-server:restart" }));
+      // "<docs>_server_status" also starts with "<docs_server>_": it is still the docs Source's.
+      expect(await answer(docsServerStatus)).toBe(JSON.stringify({ type: "text", text: "docs:server_status" }));
+    } finally {
+      await client.close();
+    }
   });
 });

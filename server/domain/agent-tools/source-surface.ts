@@ -233,13 +233,32 @@ export async function getSourcePrompt(
     .filter((s) => name.startsWith(`${s.promptPrefix}_`))
     .sort((a, b) => b.promptPrefix.length - a.promptPrefix.length);
   if (!candidates.length) return null;
-  // The longest prefix wins, so "ops" never takes "ops_tools"'s prompts.
-  const source = candidates[0] as (typeof candidates)[number];
+  const source = await promptOwner(candidates, name);
   const nativeName = name.slice(source.promptPrefix.length + 1);
   return observeSourceRequest(actor, { kind: "prompt", name, arguments: args }, (about) => {
     about({ id: source.id, name: source.name, nativeName });
     return getOnSource(source, name, nativeName, args, signal);
   });
+}
+
+/**
+ * Which of the Sources whose prefixes `name` starts with has the prompt. Prefixes may nest
+ * ("docs", "docs_server"): "docs_server_status" is docs_server's "status" or docs's
+ * "server_status". The Source whose last catalog check recorded that prompt wins; without
+ * such a record, the longest prefix ("ops" never takes "ops_tools"'s prompts).
+ */
+async function promptOwner<S extends SurfaceSource & { promptPrefix: string }>(candidates: S[], name: string) {
+  const longest = candidates[0] as S;
+  if (candidates.length === 1) return longest;
+  const db = await getDb();
+  const recorded = await db.sourceSurfaceItem.findMany({
+    where: {
+      kind: "prompt",
+      OR: candidates.map((c) => ({ sourceId: c.id, name: name.slice(c.promptPrefix.length + 1) })),
+    },
+    select: { sourceId: true },
+  });
+  return candidates.find((c) => recorded.some((r) => r.sourceId === c.id)) ?? longest;
 }
 
 async function getOnSource(
