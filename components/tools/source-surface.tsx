@@ -10,6 +10,7 @@ import { formatCount, formatDateTime } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState } from "@/components/ui/states";
 import { Tabs } from "@/components/ui/tabs";
+import { NARROW_SCREEN, useMediaQuery } from "@/components/ui/use-media-query";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
 import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
 import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
@@ -23,7 +24,10 @@ const NOUNS: Record<Kind, readonly [string, string]> = {
   template: ["resource template", "resource templates"],
   prompt: ["prompt", "prompts"],
 };
+// A proxied URI is ~70 characters with the Source's id: one line on a wide screen, up to
+// three on a phone so it shows whole there too.
 const ROW_HEIGHT = 56;
+const NARROW_ROW_HEIGHT = 96;
 
 type ListSummary = SourceSurfaceView[ListKey];
 
@@ -110,6 +114,7 @@ function SurfaceList({ sourceId, kind, summary }: { sourceId: string; kind: Kind
     { refresh: { version: summary.checkId } },
   );
   const columns = useMemo(() => columnsFor(kind), [kind]);
+  const narrow = useMediaQuery(NARROW_SCREEN);
   const empty = emptyText(kind, summary);
   return (
     <div data-testid={`surface-${kind}`}>
@@ -126,7 +131,7 @@ function SurfaceList({ sourceId, kind, summary }: { sourceId: string; kind: Kind
           label={NOUNS[kind][1]}
           columns={columns}
           list={list}
-          rowHeight={ROW_HEIGHT}
+          rowHeight={narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT}
           rowTestId="surface-row"
           fitRows={8}
           minWidth="min-w-[52rem]"
@@ -150,7 +155,7 @@ function columnsFor(kind: Kind): Column<Item>[] {
             {item.title ?? item.name}
           </p>
           <p
-            className="truncate font-mono text-xs text-muted"
+            className="line-clamp-3 break-all font-mono text-xs text-muted md:line-clamp-1"
             title={item.proxied ?? undefined}
             data-testid="surface-proxied"
           >
