@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { paged, type RunningServer, simpleTool, startRawServer } from "../tests/helpers/mcp-servers";
-import { expect, seriousA11yViolations, signIn, test } from "./fixtures";
+import {
+  paged,
+  type RunningServer,
+  simpleTool,
+  startRawServer,
+  startSurfaceServer,
+} from "../tests/helpers/mcp-servers";
+import { expect, saveScreenshot, seriousA11yViolations, signIn, test, trpc } from "./fixtures";
 
 let server: RunningServer;
 test.beforeAll(async () => {
@@ -14,6 +20,60 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await server?.close();
+});
+
+test("a Connection's resources, templates and prompts show on its page under the names agents use, on a phone", async ({
+  page,
+}) => {
+  const surface = await startSurfaceServer({
+    label: "handbook",
+    resources: 3,
+    templates: [{ uriTemplate: "file:///handbook/{chapter}.md", name: "chapter", mimeType: "text/markdown" }],
+    prompts: [
+      {
+        name: "onboarding_checklist",
+        description: "A new hire's first week",
+        arguments: [{ name: "team", required: true }],
+      },
+    ],
+  });
+  try {
+    const source = await trpc(page, "sources.createMcpConnection", {
+      name: `Handbook ${randomBytes(2).toString("hex")}`,
+      url: surface.url,
+      reviewPolicy: "trust",
+    });
+    expect((await trpc(page, "sources.checkNow", { id: source.id })).status).toBe("succeeded");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/tools/sources/${source.id}`);
+    const card = page.getByTestId("source-surface");
+    await expect(card.getByTestId("surface-tab-resource")).toContainText("3");
+    const firstProxied = card.getByTestId("surface-proxied").first();
+    await expect(firstProxied).toContainText(`qm://source/${source.id}/`);
+    await expect(card.getByTestId("surface-row").first()).toContainText("doc-0");
+    // The agent's URI shows whole on a phone (up to three lines), the Source's own URI at its end.
+    await expect(firstProxied).toHaveText(`URI agents use: qm://source/${source.id}/file:///doc-0.txt`);
+    expect(await firstProxied.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+    await card.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, "source-surface-390");
+
+    await card.getByRole("tab", { name: /Templates/ }).click();
+    await expect(card.getByTestId("surface-row").first()).toContainText("chapter");
+    await card.getByRole("tab", { name: /Prompts/ }).click();
+    await expect(card.getByTestId("surface-proxied").first()).toContainText(/_onboarding_checklist$/);
+
+    // Readable on a phone: the agent's name starts on screen and the page does not scroll sideways.
+    const box = await card.getByTestId("surface-proxied").first().boundingBox();
+    expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      "the page scrolls sideways",
+    ).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  } finally {
+    await surface.close();
+  }
 });
 
 test("an operator adds a Connection, runs Check now, watches its progress and finds its Tools in the catalog", async ({

@@ -32,6 +32,15 @@ export const LIMITS = {
   CHECK_PAGES: setting(128, "pages in one catalog check"),
   CHECK_TOOLS: setting(4096, "Tools in one catalog check"),
   CHECK_DEFINITION_BYTES: setting(4 * MiB, "Tool definitions in one catalog check"),
+  // A Source's resources, resource templates and prompts, listed by the same check after its
+  // Tools, within the check's wall clock. Passing one of these keeps the list up to it
+  // (`truncated`) and never fails the check: only the Tools are the catalog.
+  CHECK_SURFACE_PAGES: setting(128, "pages of each resource, template or prompt list in one catalog check"),
+  CHECK_SURFACE_ITEMS: setting(4096, "resources, templates or prompts one catalog check records from each list"),
+  CHECK_SURFACE_BYTES: setting(
+    4 * MiB,
+    "resource, template and prompt definitions one catalog check records, all three lists together",
+  ),
   TOOL_DEFINITION_BYTES: HOST.TOOL_DEFINITION_BYTES,
   TOOL_NAME_MIN_CHARS: HOST.TOOL_NAME_MIN_CHARS,
   TOOL_NAME_MAX_CHARS: HOST.TOOL_NAME_MAX_CHARS,

@@ -31,6 +31,7 @@ import { FailureAlert, HostSilentAlert } from "./source-alerts";
 import { ChangesSinceLastGood as ChangesOf, UsedBy as UsedByOf } from "./source-context";
 import { SourceFacts } from "./source-facts";
 import { CheckingBadge, PausedBadge, SourceStateBadge } from "./source-state-badge";
+import { SourceSurface as SourceSurfaceOf } from "./source-surface";
 import type { SourceView } from "./types";
 
 // The page re-renders whenever its Source or its address changes (a dialog's search, the
@@ -38,6 +39,7 @@ import type { SourceView } from "./types";
 const CheckCharts = memo(CheckChartsOf);
 const UsedBy = memo(UsedByOf);
 const ChangesSinceLastGood = memo(ChangesOf);
+const SourceSurface = memo(SourceSurfaceOf);
 
 export function SourceDetail({ id }: { id: string }) {
   const trpc = useTRPC();
@@ -112,8 +114,9 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
     if (lastCheck === seenCheck.current) return;
     seenCheck.current = lastCheck;
     queryClient.invalidateQueries({ queryKey: trpc.sources.checks.pathKey() });
+    queryClient.invalidateQueries({ queryKey: trpc.sources.surface.queryKey({ id: source.id }) });
     queryClient.invalidateQueries({ queryKey: trpc.catalog.pathKey() });
-  }, [lastCheck, queryClient, trpc]);
+  }, [lastCheck, queryClient, trpc, source.id]);
 
   const actions = canWrite && (
     <div className="flex flex-wrap items-center gap-2">
@@ -209,6 +212,8 @@ function Loaded({ source, onDeleted }: { source: SourceView; onDeleted: () => vo
             <SourceFacts source={source} />
           </div>
         </Card>
+
+        {isConnection && <SourceSurface sourceId={source.id} />}
 
         <CheckCharts sourceId={source.id} isHost={!isConnection} />
 

@@ -10,6 +10,7 @@ import { gzipSync } from "node:zlib";
 import {
   type CallToolResult,
   createMcpHandler,
+  ProtocolError,
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
@@ -365,5 +366,81 @@ export async function startLegacyServer(options: {
       await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
     },
     close: () => closer(server)(),
+  };
+}
+
+export interface SurfaceServerOptions {
+  /** Resources `file:///doc-<n>.txt`, `pageSize` a page (default 100). */
+  resources?: number;
+  pageSize?: number;
+  templates?: { uriTemplate: string; name: string; description?: string; mimeType?: string }[];
+  prompts?: {
+    name: string;
+    description?: string;
+    arguments?: { name: string; description?: string; required?: boolean }[];
+  }[];
+  /** Answer prompts/list with this JSON-RPC error instead. */
+  promptsListError?: { code: number; message: string };
+  /** What prompts/get answers: the Source's label and the prompt, so a test sees who answered. */
+  label?: string;
+}
+
+/**
+ * An SDK server with resources, resource templates and prompts beside one Tool (`lookup`),
+ * advertising the resources and prompts capabilities.
+ */
+export async function startSurfaceServer(options: SurfaceServerOptions): Promise<RunningServer> {
+  const count = options.resources ?? 0;
+  const pageSize = options.pageSize ?? 100;
+  const label = options.label ?? "surface";
+  const newServer = () => {
+    const mcp = new Server(
+      { name: `surface-${label}`, version: "1" },
+      { capabilities: { tools: {}, resources: {}, prompts: {} } },
+    );
+    mcp.setRequestHandler("tools/list", async () => ({ tools: [simpleTool("lookup") as never] }));
+    mcp.setRequestHandler("resources/list", async (request) => {
+      const start = Number(request.params?.cursor ?? 0);
+      const end = Math.min(start + pageSize, count);
+      const resources = Array.from({ length: end - start }, (_, i) => ({
+        uri: `file:///doc-${start + i}.txt`,
+        name: `doc-${start + i}`,
+        description: `Document ${start + i}`,
+        mimeType: "text/plain",
+      }));
+      return { resources, ...(end < count ? { nextCursor: String(end) } : {}) };
+    });
+    mcp.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: options.templates ?? [] }));
+    mcp.setRequestHandler("resources/read", async (request) => ({
+      contents: [{ uri: request.params.uri, mimeType: "text/plain", text: `${label} ${request.params.uri}` }],
+    }));
+    mcp.setRequestHandler("prompts/list", async () => {
+      const error = options.promptsListError;
+      if (error) throw new ProtocolError(error.code, error.message);
+      return { prompts: options.prompts ?? [] };
+    });
+    mcp.setRequestHandler("prompts/get", async (request) => {
+      if (!(options.prompts ?? []).some((p) => p.name === request.params.name))
+        throw new ProtocolError(-32602, `Unknown prompt ${request.params.name}`);
+      return {
+        messages: [{ role: "user", content: { type: "text", text: `${label}:${request.params.name}` } }],
+      };
+    });
+    return mcp;
+  };
+  const handler = createMcpHandler(newServer, { legacy: "stateless" });
+  const requests: RunningServer["requests"] = [];
+  const { server, url } = await listen(async (req, res) => {
+    requests.push({ method: req.method ?? "", headers: req.headers });
+    if (req.method !== "POST") return void res.writeHead(405).end();
+    await sendFetchResponse(res, await handler.fetch(await toFetchRequest(req)));
+  });
+  return {
+    url,
+    requests,
+    close: async () => {
+      await handler.close();
+      await closer(server)();
+    },
   };
 }

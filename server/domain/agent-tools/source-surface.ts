@@ -22,19 +22,9 @@ import { loadUrlPolicy } from "../sources/network-policy";
 import { servedIdentity } from "./identity";
 import { promptPrefixes } from "./prompt-prefix";
 import { sourceMessage } from "./remote-call";
+import { parseProxiedUri, proxiedPromptName, proxiedUri } from "./surface-names";
 
-export const SOURCE_URI_PREFIX = "qm://source/";
-
-export const proxiedUri = (sourceId: string, uri: string) => `${SOURCE_URI_PREFIX}${sourceId}/${uri}`;
-
-/** The Source and its own URI behind a proxied one, or null for any other URI. */
-export function parseProxiedUri(uri: string): { sourceId: string; uri: string } | null {
-  if (!uri.startsWith(SOURCE_URI_PREFIX)) return null;
-  const rest = uri.slice(SOURCE_URI_PREFIX.length);
-  const slash = rest.indexOf("/");
-  if (slash <= 0 || slash === rest.length - 1) return null;
-  return { sourceId: rest.slice(0, slash), uri: rest.slice(slash + 1) };
-}
+export { parseProxiedUri, proxiedPromptName, proxiedUri, SOURCE_URI_PREFIX } from "./surface-names";
 
 interface SurfaceSource {
   id: string;
@@ -115,10 +105,6 @@ function decode(cursor: string): Position {
     field: "cursor",
   });
 }
-
-/** A Source's prompt as the agent names it (the prefix is kept through renames: prompt-prefix.ts). */
-export const proxiedPromptName = (source: { promptPrefix: string | null }, prompt: string) =>
-  `${source.promptPrefix}_${prompt}`;
 
 function mapped(kind: SurfaceKind, source: SurfaceSource, item: Item): Item {
   if (kind === RESOURCES) return { ...item, uri: proxiedUri(source.id, String(item.uri)) };
@@ -243,16 +229,36 @@ export async function getSourcePrompt(
   signal?: AbortSignal,
 ): Promise<SourcePrompt | null> {
   const sources = await promptPrefixes(await heldSources(actor));
-  // The longest prefix wins, so "ops" never takes "ops_tools"'s prompts.
-  const source = sources
+  const candidates = sources
     .filter((s) => name.startsWith(`${s.promptPrefix}_`))
-    .sort((a, b) => b.promptPrefix.length - a.promptPrefix.length)[0];
-  if (!source) return null;
+    .sort((a, b) => b.promptPrefix.length - a.promptPrefix.length);
+  if (!candidates.length) return null;
+  const source = await promptOwner(candidates, name);
   const nativeName = name.slice(source.promptPrefix.length + 1);
   return observeSourceRequest(actor, { kind: "prompt", name, arguments: args }, (about) => {
     about({ id: source.id, name: source.name, nativeName });
     return getOnSource(source, name, nativeName, args, signal);
   });
+}
+
+/**
+ * Which of the Sources whose prefixes `name` starts with has the prompt. Prefixes may nest
+ * ("docs", "docs_server"): "docs_server_status" is docs_server's "status" or docs's
+ * "server_status". The Source whose last catalog check recorded that prompt wins; without
+ * such a record, the longest prefix ("ops" never takes "ops_tools"'s prompts).
+ */
+async function promptOwner<S extends SurfaceSource & { promptPrefix: string }>(candidates: S[], name: string) {
+  const longest = candidates[0] as S;
+  if (candidates.length === 1) return longest;
+  const db = await getDb();
+  const recorded = await db.sourceSurfaceItem.findMany({
+    where: {
+      kind: "prompt",
+      OR: candidates.map((c) => ({ sourceId: c.id, name: name.slice(c.promptPrefix.length + 1) })),
+    },
+    select: { sourceId: true },
+  });
+  return candidates.find((c) => recorded.some((r) => r.sourceId === c.id)) ?? longest;
 }
 
 async function getOnSource(

@@ -14,6 +14,7 @@ import { internalCheckFailure } from "./failures";
 import { type ListProgress, listMcpCatalog } from "./mcp-lister";
 import { observeCatalogCheck } from "./observe-check";
 import { publishCatalog, readCatalog, SourceGone } from "./publish";
+import { fixPromptPrefix, recordSurface } from "./surface";
 
 export type CheckTriggerKind = "schedule" | "manual" | "create";
 
@@ -48,7 +49,15 @@ async function checkSource(
   const db = await getDb();
   const source = await db.source.findUnique({
     where: { id: sourceId },
-    select: { id: true, kind: true, url: true, encryptedHeaders: true, lastCheckAt: true },
+    select: {
+      id: true,
+      kind: true,
+      name: true,
+      url: true,
+      encryptedHeaders: true,
+      lastCheckAt: true,
+      promptPrefix: true,
+    },
   });
   if (!source?.url || source.kind !== "mcp_connection") throw notFound("MCP Connection");
   // A Connection's first check is the one its creation asked for, whoever runs it (the
@@ -77,7 +86,7 @@ async function checkSource(
     // Read while the server answers the first requests; publication reuses it if still current.
     const snapshot = readCatalog(db, sourceId);
     const stager = new DefinitionStager(snapshot.then((s) => new Set(s?.tools.map((t) => t.definitionHash))));
-    const { tools, progress, protocolVersion } = await listMcpCatalog({
+    const { tools, progress, protocolVersion, surface } = await listMcpCatalog({
       sourceId,
       url: source.url,
       headers,
@@ -90,6 +99,7 @@ async function checkSource(
     const finishedAt = new Date();
     const meta = { checkId: check.id, at: finishedAt, staged, snapshot: await snapshot };
     const result = await publishCatalog(sourceId, tools, meta, async (tx, r) => {
+      await recordSurface(tx, sourceId, check.id, finishedAt, surface);
       await tx.catalogCheck.update({
         where: { id: check.id },
         data: {
@@ -116,6 +126,12 @@ async function checkSource(
         },
       });
     });
+    if (surface.some((list) => list.kind === "prompt" && list.items.length)) {
+      // The names agents will use, for the console to show; /mcp would fix them on first use anyway.
+      await fixPromptPrefix(source).catch((err) =>
+        log.warn({ err, sourceId }, "a Source's prompt prefix could not be fixed after its check"),
+      );
+    }
     return {
       checkId: check.id,
       status: "succeeded",

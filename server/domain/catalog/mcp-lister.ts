@@ -13,6 +13,7 @@ import { AS_SENT, NotJsonRpc, ResponseTooLarge } from "./catalog-transport";
 import { AddressBlocked, causeChain, systemCode, unreachable } from "./guarded-dispatcher";
 import { checkVerdictFor, connectionKey, rememberVerdict } from "./protocol-verdicts";
 import { openSourceExchange, type SourceExchange } from "./source-exchange";
+import { listSurface, SURFACE_LIMITS, type SurfaceList } from "./surface-lister";
 import { type PublishedTool, validateToolDefinition } from "./validate-tool";
 
 export interface ListProgress {
@@ -32,6 +33,8 @@ export interface ListOptions {
   onProgress?: (progress: ListProgress) => void | Promise<void>;
   /** Each page's Tools once they pass every limit, while the next page is on its way. */
   onPage?: (tools: PublishedTool[]) => void;
+  /** List the Source's resources, templates and prompts after its Tools (default true). */
+  surface?: boolean;
   /** Limits, overridable for tests of the limit machinery itself. */
   limits?: Partial<typeof DEFAULT_LIMITS>;
 }
@@ -42,11 +45,12 @@ const DEFAULT_LIMITS = {
   tools: LIMITS.CHECK_TOOLS.value,
   definitionBytes: LIMITS.CHECK_DEFINITION_BYTES.value,
   responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
+  ...SURFACE_LIMITS,
 };
 
 export async function listMcpCatalog(
   options: ListOptions,
-): Promise<{ tools: PublishedTool[]; progress: ListProgress; protocolVersion?: string }> {
+): Promise<{ tools: PublishedTool[]; progress: ListProgress; protocolVersion?: string; surface: SurfaceList[] }> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const started = Date.now();
   const progress: ListProgress = { pages: 0, tools: 0, bytes: 0 };
@@ -76,8 +80,9 @@ export async function listMcpCatalog(
     throw error;
   }
   const { client, transport, controller } = exchange;
-  // Each page's request and fetch listen on this one signal, for at most `pages` pages.
-  setMaxListeners(limits.pages * 4 + 16, controller.signal);
+  // Each page's request and fetch listen on this one signal, for at most `pages` pages of
+  // Tools and `surfacePages` of each other list.
+  setMaxListeners((limits.pages + 3 * limits.surfacePages) * 4 + 16, controller.signal);
   const fail = (failure: CheckFailure) => {
     transportFailure ??= failure;
     controller.abort(failure);
@@ -119,6 +124,16 @@ export async function listMcpCatalog(
   const names = new Set<string>();
   const cursors = new Set<string>();
   let connected = false;
+  const failureContext = () => ({
+    transportFailure,
+    controller,
+    started,
+    limits,
+    progress,
+    outerSignal: options.signal,
+    connected,
+    tooLarge,
+  });
   try {
     const key = connectionKey([options.url, options.headers, options.allowLinkLocal, limits.responseBytes]);
     const prior = options.sourceId ? checkVerdictFor(options.sourceId, key) : undefined;
@@ -216,18 +231,30 @@ export async function listMcpCatalog(
       options.onPage?.(pageTools);
       await options.onProgress?.({ ...progress });
     }
-    return { tools, progress, protocolVersion: client.getNegotiatedProtocolVersion() };
+    // The Tools are all in; what else the Source offers is recorded, never failing the check.
+    const surface =
+      options.surface === false
+        ? []
+        : await listSurface({
+            capabilities: client.getServerCapabilities() as Record<string, unknown> | undefined,
+            request: (method, cursor) =>
+              client.request({ method, params: cursor === undefined ? {} : { cursor } } as never, AS_SENT, {
+                signal: controller.signal,
+                timeout: remaining(),
+              }),
+            failureOf: (error, where) => {
+              const failure = toCheckFailure(error, { ...failureContext(), where });
+              return isCheckFailure(failure)
+                ? failure
+                : new DomainError("CATALOG_TRANSPORT_ERROR", unreachable(error, "The server could not be reached"));
+            },
+            limits,
+          });
+    // Deleted or shutting down meanwhile: the check as a whole ends, as it would during the Tools.
+    if (options.signal?.aborted) throw options.signal.reason;
+    return { tools, progress, protocolVersion: client.getNegotiatedProtocolVersion(), surface };
   } catch (error) {
-    throw toCheckFailure(error, {
-      transportFailure,
-      controller,
-      started,
-      limits,
-      progress,
-      outerSignal: options.signal,
-      connected,
-      tooLarge,
-    });
+    throw toCheckFailure(error, failureContext());
   } finally {
     await exchange.close();
   }
@@ -252,6 +279,8 @@ function toCheckFailure(
     outerSignal?: AbortSignal;
     connected: boolean;
     tooLarge: (received: number) => CheckFailure;
+    /** Where the failure happened, when not in tools/list. */
+    where?: string;
   },
 ): unknown {
   if (isCheckFailure(error)) return error;
@@ -260,7 +289,7 @@ function toCheckFailure(
   if (ctx.outerSignal?.aborted) return ctx.outerSignal.reason ?? error;
   const elapsed = Date.now() - ctx.started;
   const page = ctx.progress.pages + 1;
-  const where = ctx.connected ? `while reading page ${page}` : "while connecting";
+  const where = ctx.where ?? (ctx.connected ? `while reading page ${page}` : "while connecting");
   const timedOut =
     (ctx.controller.signal.aborted && elapsed >= ctx.limits.wallClockMs - 50) ||
     (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout);

@@ -32,3 +32,15 @@ export const ZCheckChangesInput = z.object({
   cursor: z.string().max(40).optional(),
   limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(100),
 });
+
+export const SURFACE_KINDS = ["resource", "template", "prompt"] as const;
+
+/** One page of what a Source's last successful check recorded of one list, in the server's order. */
+export const ZSourceSurfaceItemsInput = z.object({
+  id: z.string().min(1),
+  kind: z.enum(SURFACE_KINDS),
+  /** Opaque; from the previous page's nextCursor. */
+  cursor: z.string().max(40).optional(),
+  limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(100),
+});
+export type TSourceSurfaceItemsInput = z.input<typeof ZSourceSurfaceItemsInput>;

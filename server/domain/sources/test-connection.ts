@@ -50,6 +50,8 @@ export const testConnection = operation(
         headers: input.headers ?? {},
         allowLinkLocal: policy.allowLinkLocal,
         signal: stop.signal,
+        // Tools only: a test answers whether the Tools can be listed.
+        surface: false,
         onPage: (page) => {
           first ??= page;
           // The lister has asked for the next page (if any) before judging this one:

@@ -3,6 +3,7 @@ import { ZSetSourceCallPolicyInput } from "../../domain/call-policies/schemas";
 import { setSourceCallPolicy } from "../../domain/call-policies/set-policy";
 import { checkNow, checkProgress, listCheckChanges, listChecks } from "../../domain/catalog/checks";
 import { ZCheckChangesInput } from "../../domain/catalog/schemas";
+import { getSourceSurface, listSourceSurfaceItems } from "../../domain/catalog/surface";
 import { getNetworkPolicy, setNetworkPolicy } from "../../domain/sources/network-policy";
 import { ZChecksInput, ZSourceIdInput } from "../../domain/sources/schemas";
 import {
@@ -44,6 +45,10 @@ export const sourcesRouter = router({
   checkChanges: procedure("viewer")
     .input(ZCheckChangesInput)
     .query(({ ctx, input }) => listCheckChanges(ctx.actor, input)),
+  /** How the last successful check listed the Source's resources, resource templates and prompts. */
+  surface: queryOf(getSourceSurface),
+  /** One page of those, each with the URI or prompt name an agent uses at /mcp. */
+  surfaceItems: queryOf(listSourceSurfaceItems),
   /** Lists the first page of a server's Tools with these settings, saving nothing. */
   testConnection: mutationOf(testConnection),
   networkPolicy: procedure("viewer").query(({ ctx }) => getNetworkPolicy(ctx.actor)),
