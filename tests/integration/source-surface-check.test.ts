@@ -3,9 +3,10 @@
  * prompts), paged through their cursors and bounded like tools/list, and never fails over
  * them: a server without the capabilities, or one whose prompts/list errors, is checked OK
  * with that recorded. The tRPC API returns the lists with the URIs and names agents use at
- * /mcp, and prompts/get resolves names whose Source prefixes nest ("docs", "docs_server").
+ * /mcp, and Sources whose names nest ("Docs", "Docs Server") get prompt names that never clash.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
 import { listMcpCatalog } from "@/server/domain/catalog/mcp-lister";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
@@ -200,15 +201,14 @@ describe("a catalog check lists a Source's resources, templates and prompts", ()
   });
 });
 
-describe("prompt names whose Source prefixes nest", () => {
-  it('resolves "docs_…" and "docs_server_…" each to its own Source', async () => {
-    // Prompt prefixes are made from the names: "docs_<t>" and "docs_<t>_server".
+describe("prompt names of Sources whose names nest", () => {
+  it("give docs' server_status and docs server's status two names, each reaching its own Source", async () => {
     const t = Date.now().toString(36).slice(-6);
     const docs = await serve({
       label: "docs",
       prompts: [{ name: "summarize" }, { name: "server_status" }],
     });
-    const docsServer = await serve({ label: "docs-server", prompts: [{ name: "summarize" }, { name: "restart" }] });
+    const docsServer = await serve({ label: "docs-server", prompts: [{ name: "summarize" }, { name: "status" }] });
     const a = await checked(docs.url, `Docs ${t}`);
     const b = await checked(docsServer.url, `Docs ${t} Server`);
     const nameOf = async (api: typeof a.api, id: string, prompt: string) =>
@@ -216,11 +216,12 @@ describe("prompt names whose Source prefixes nest", () => {
     const docsSummarize = await nameOf(a.api, a.source.id, "summarize");
     const docsServerStatus = await nameOf(a.api, a.source.id, "server_status");
     const serverSummarize = await nameOf(b.api, b.source.id, "summarize");
-    const serverRestart = await nameOf(b.api, b.source.id, "restart");
+    const serverStatus = await nameOf(b.api, b.source.id, "status");
+    // Were the second prefix "docs_<t>_server", its status would be docs' server_status.
+    const names = [docsSummarize, docsServerStatus, serverSummarize, serverStatus];
+    expect(new Set(names).size).toBe(4);
     const prefix = docsSummarize.slice(0, -"_summarize".length);
-    // One prefix is the other's start: exactly the case a longest-prefix match alone gets wrong.
-    expect(serverSummarize.startsWith(`${prefix}_`)).toBe(true);
-    expect(docsServerStatus.startsWith(serverSummarize.slice(0, -"summarize".length))).toBe(true);
+    expect(serverSummarize.startsWith(`${prefix}_`)).toBe(false);
 
     const { token } = await agentFor([a.source.id, b.source.id]);
     const client = await connectClient("sdk-1.32", route.url, token);
@@ -233,16 +234,41 @@ describe("prompt names whose Source prefixes nest", () => {
         listed.push(...page.prompts.map((p) => String(p.name)));
         cursor = page.nextCursor;
       } while (cursor);
-      expect(listed).toEqual(expect.arrayContaining([docsSummarize, docsServerStatus, serverSummarize, serverRestart]));
+      expect(listed).toEqual(expect.arrayContaining(names));
+      expect(new Set(listed).size).toBe(listed.length);
       const answer = async (name: string) => {
         const got = await client.getPrompt({ name, arguments: {} });
         return JSON.stringify(got.messages[0]?.content);
       };
       expect(await answer(docsSummarize)).toBe(JSON.stringify({ type: "text", text: "docs:summarize" }));
-      expect(await answer(serverSummarize)).toBe(JSON.stringify({ type: "text", text: "docs-server:summarize" }));
-      expect(await answer(serverRestart)).toBe(JSON.stringify({ type: "text", text: "docs-server:restart" }));
-      // "<docs>_server_status" also starts with "<docs_server>_": it is still the docs Source's.
       expect(await answer(docsServerStatus)).toBe(JSON.stringify({ type: "text", text: "docs:server_status" }));
+      expect(await answer(serverSummarize)).toBe(JSON.stringify({ type: "text", text: "docs-server:summarize" }));
+      expect(await answer(serverStatus)).toBe(JSON.stringify({ type: "text", text: "docs-server:status" }));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("resolves prefixes given before they could not nest by the check's record, not the longest prefix", async () => {
+    const t = Date.now().toString(36).slice(-6);
+    const docs = await serve({ label: "docs", prompts: [{ name: "server_status" }] });
+    const docsServer = await serve({ label: "docs-server", prompts: [{ name: "restart" }] });
+    const a = await checked(docs.url, `Old docs ${t}`);
+    const b = await checked(docsServer.url, `Old docs ${t} server`);
+    // As an earlier release allocated them: one prefix the other's start.
+    const db = await getDb();
+    await db.source.update({ where: { id: a.source.id }, data: { promptPrefix: `old${t}` } });
+    await db.source.update({ where: { id: b.source.id }, data: { promptPrefix: `old${t}_server` } });
+    const { token } = await agentFor([a.source.id, b.source.id]);
+    const client = await connectClient("sdk-1.32", route.url, token);
+    try {
+      const answer = async (name: string) =>
+        JSON.stringify((await client.getPrompt({ name, arguments: {} })).messages[0]?.content);
+      // Also "old…_server" + "_status": the longest prefix would ask docs-server for "status".
+      expect(await answer(`old${t}_server_status`)).toBe(JSON.stringify({ type: "text", text: "docs:server_status" }));
+      expect(await answer(`old${t}_server_restart`)).toBe(
+        JSON.stringify({ type: "text", text: "docs-server:restart" }),
+      );
     } finally {
       await client.close();
     }

@@ -3,7 +3,11 @@
  * made from the Source's name the first time its prompts are listed or got, and then kept:
  * a rename must not change the names an agent already uses (as a Tool's model-facing name
  * holds), and two Sources whose names make the same slug ("Docs Server", "docs-server")
- * get distinct prefixes (`docs_server`, `docs_server_2`) rather than one prompt name for two.
+ * get distinct prefixes (`docs_server`, `docs_server2`) rather than one prompt name for two.
+ * Prefixes never nest either: beside `docs`, a Source named "Docs Server" gets `docsserver`,
+ * not `docs_server`, or its `status` and docs' `server_status` would both be
+ * `docs_server_status`. (Prefixes given before this rule may nest; prompts/get resolves those
+ * by the check's record: source-surface.ts.)
  */
 import { getDb } from "../../db";
 
@@ -13,6 +17,19 @@ const slug = (name: string) =>
     .replace(/[^a-z0-9]+/g, "_")
     .replace(/^_+|_+$/g, "")
     .slice(0, 24) || "source";
+
+/** Whether two prefixes could make one name: equal, or one is the other's start before a `_`. */
+const clashes = (a: string, b: string) => a === b || a.startsWith(`${b}_`) || b.startsWith(`${a}_`);
+
+/** The first of base, base without `_`, then numbered forms of both, that clashes with no prefix taken. */
+export function freePrefix(base: string, taken: string[]): string {
+  const compact = base.replace(/_/g, "") || "source";
+  const free = (candidate: string) => !taken.some((prefix) => clashes(candidate, prefix));
+  for (const candidate of [base, compact]) if (free(candidate)) return candidate;
+  for (let n = 2; ; n++) {
+    for (const candidate of [`${base}${n}`, `${compact}${n}`]) if (free(candidate)) return candidate;
+  }
+}
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === "P2002";
 
@@ -29,16 +46,10 @@ export async function promptPrefixes<S extends { id: string; name: string; promp
     // the unique index decides, and the loser reads what was given.
     for (let attempt = 0; attempt < 5 && !given.has(source.id); attempt++) {
       const base = slug(source.name);
-      const taken = new Set(
-        (
-          await db.source.findMany({
-            where: { promptPrefix: { startsWith: base } },
-            select: { promptPrefix: true },
-          })
-        ).map((r) => r.promptPrefix),
-      );
-      let candidate = base;
-      for (let n = 2; taken.has(candidate); n++) candidate = `${base}_${n}`;
+      const taken = (
+        await db.source.findMany({ where: { promptPrefix: { not: null } }, select: { promptPrefix: true } })
+      ).map((r) => r.promptPrefix as string);
+      const candidate = freePrefix(base, taken);
       try {
         const set = await db.source.updateMany({
           where: { id: source.id, promptPrefix: null },
