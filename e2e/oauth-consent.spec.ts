@@ -56,6 +56,8 @@ test("an MCP client signs in by URL alone: sign-in, the identity chosen, tools/l
   const row = page.getByTestId("oauth-grant-row");
   await expect(row).toContainText("E2E Desktop Client");
   await expect(row).toContainText(admin.email);
+  // The tools/list above used its token.
+  await expect(row.getByTestId("oauth-grant-last-used")).toHaveText("just now");
   await row.getByRole("button", { name: "Revoke E2E Desktop Client" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
   await expect(page.getByText("No signed-in clients")).toBeVisible();

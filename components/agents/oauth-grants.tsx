@@ -56,6 +56,7 @@ export function OAuthGrants({ identity }: { identity: { id: string; name: string
                   <Th>Approved by</Th>
                   <Th>Approved</Th>
                   <Th>Last token issued</Th>
+                  <Th>Last used</Th>
                   <Th>
                     <span className="sr-only">Actions</span>
                   </Th>
@@ -77,6 +78,13 @@ export function OAuthGrants({ identity }: { identity: { id: string; name: string
                       title={g.lastTokenAt ? formatDateTime(g.lastTokenAt) : undefined}
                     >
                       {formatRelative(g.lastTokenAt, now)}
+                    </Td>
+                    <Td
+                      className="whitespace-nowrap text-muted"
+                      title={g.lastUsedAt ? formatDateTime(g.lastUsedAt) : undefined}
+                      data-testid="oauth-grant-last-used"
+                    >
+                      {formatRelative(g.lastUsedAt, now)}
                     </Td>
                     <Td className="whitespace-nowrap text-right">
                       {canWrite && (

@@ -217,10 +217,15 @@ describe("grants on the identity's Tokens tab", () => {
     const { provider, transport, callback, identityId } = await authorizeAs(`tab-${Date.now()}`);
     await transport.finishAuth(callback.searchParams);
     const access = provider.saved?.access_token ?? "";
+    const viewer = await makeUser("viewer");
+    // Issued but not yet used at /mcp: the tab says never, not the time it was issued.
+    const unused = await callerFor(viewer.actor).identities.oauthGrants({ id: identityId });
+    expect(unused[0]?.lastUsedAt).toBeNull();
+    const before = Date.now();
     expect((await listToolsWith(access)).status).toBe(200);
 
-    const viewer = await makeUser("viewer");
     const grants = await callerFor(viewer.actor).identities.oauthGrants({ id: identityId });
+    expect(grants[0]?.lastUsedAt?.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(grants).toHaveLength(1);
     expect(grants[0]).toMatchObject({
       clientName: "Test Desktop Client",

@@ -58,7 +58,7 @@ export const listOAuthGrants = operation({ role: "viewer", input: ZIdentityIdInp
     db.oauthAccessToken.groupBy({
       by: ["clientId"],
       where: { referenceId: id, clientId: { in: clientIds } },
-      _max: { createdAt: true },
+      _max: { createdAt: true, lastUsedAt: true },
     }),
   ]);
   return consents.map((c) => ({
@@ -67,6 +67,8 @@ export const listOAuthGrants = operation({ role: "viewer", input: ZIdentityIdInp
     approvedBy: users.find((u) => u.id === c.userId)?.email ?? null,
     approvedAt: c.createdAt,
     lastTokenAt: latest.find((l) => l.clientId === c.clientId)?._max.createdAt ?? null,
+    /** When /mcp last accepted one of its tokens (to the minute); null if never. */
+    lastUsedAt: latest.find((l) => l.clientId === c.clientId)?._max.lastUsedAt ?? null,
   }));
 });
 

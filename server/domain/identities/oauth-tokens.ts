@@ -6,7 +6,7 @@
  */
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
-import { hashToken } from "../../tokens";
+import { hashToken, lastUsedIsStale } from "../../tokens";
 
 export const OAUTH_ACCESS_TOKEN_PREFIX = "qm_oat_";
 export const OAUTH_REFRESH_TOKEN_PREFIX = "qm_ort_";
@@ -28,7 +28,7 @@ export async function authenticateOAuthAccessToken(
   const db = await getDb();
   const row = await db.oauthAccessToken.findUnique({
     where: { token: hashToken(token.slice(OAUTH_ACCESS_TOKEN_PREFIX.length)) },
-    select: { id: true, referenceId: true, resources: true, expiresAt: true, revoked: true },
+    select: { id: true, referenceId: true, resources: true, expiresAt: true, revoked: true, lastUsedAt: true },
   });
   if (!row || row.revoked || !row.referenceId) return null;
   if (!row.expiresAt || row.expiresAt <= now) return null;
@@ -39,6 +39,9 @@ export async function authenticateOAuthAccessToken(
     select: { id: true, name: true },
   });
   if (!identity) return null;
+  // As a pasted token's: written at most once a minute, so a busy agent costs no write a call.
+  if (lastUsedIsStale(row.lastUsedAt, now.getTime()))
+    await db.oauthAccessToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
   return {
     kind: "agent",
     identityId: identity.id,
