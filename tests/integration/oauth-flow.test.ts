@@ -212,6 +212,42 @@ describe("an MCP client signs in with OAuth", () => {
   });
 });
 
+describe("the consent step, tried from another site", () => {
+  it("refuses to be framed, and refuses an approval posted cross-site without approving anything", async () => {
+    const { actor, email, password } = await makeUser("operator");
+    const identity = await callerFor(actor).identities.create({ name: `csrf-${Date.now()}` });
+    const cookie = await signInOverHttp(email, password);
+    const provider = new MemoryOAuthProvider(REDIRECT, "Test Desktop Client");
+    await new Client({ name: "oauth-test", version: "1" })
+      .connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }))
+      .catch(() => {});
+    const page = await toApprovalPage(provider.authorizationUrl ?? "", cookie);
+    expect(page.pathname).toBe("/oauth/identity");
+    // Clickjacking: a page elsewhere may not frame the consent step.
+    const shown = await browserGet(page, cookie);
+    expect(shown.status).toBe(200);
+    const framing = await fetch(page, { headers: { cookie } });
+    expect(framing.headers.get("x-frame-options")).toBe("DENY");
+    expect(framing.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+
+    // Consent CSRF: the person's cookie rides along, but the Origin is another site's (or none).
+    for (const origin of ["https://attacker.example", "null", ""]) {
+      const res = await fetch(`${app.url}/api/oauth/approve`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie, ...(origin ? { origin } : {}) },
+        body: JSON.stringify({ oauth_query: page.search.slice(1), accept: true, identityId: identity.id }),
+      });
+      expect(res.status, origin).toBe(403);
+    }
+    const db = await getDb();
+    expect(await db.oauthConsent.count({ where: { referenceId: identity.id } })).toBe(0);
+    // The same request from our own page goes through: the refusals were for the origin.
+    const ours = await approve(page, cookie, { accept: true, identityId: identity.id });
+    expect(ours.status).toBe(200);
+    expect(await db.oauthConsent.count({ where: { referenceId: identity.id } })).toBe(1);
+  });
+});
+
 describe("grants on the identity's Tokens tab", () => {
   it("lists who approved which client, and a revocation there is refused at /mcp at once", async () => {
     const { provider, transport, callback, identityId } = await authorizeAs(`tab-${Date.now()}`);
