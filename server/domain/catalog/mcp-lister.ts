@@ -251,7 +251,8 @@ export async function listMcpCatalog(
             limits,
           });
     // Deleted or shutting down meanwhile: the check as a whole ends, as it would during the Tools.
-    if (options.signal?.aborted) throw options.signal.reason;
+    // (Only then: a caller listing Tools alone may stop after the last page, as Test connection does.)
+    if (options.surface !== false && options.signal?.aborted) throw options.signal.reason;
     return { tools, progress, protocolVersion: client.getNegotiatedProtocolVersion(), surface };
   } catch (error) {
     throw toCheckFailure(error, failureContext());
