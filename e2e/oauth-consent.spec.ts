@@ -72,3 +72,35 @@ test("an MCP client signs in by URL alone: sign-in, the identity chosen, tools/l
   });
   expect(refused.status).toBe(401);
 });
+
+test("an admin turns OAuth client registration off on Agent Identities, and a client's registration is refused saying why", async ({
+  page,
+  baseURL,
+}) => {
+  const register = () =>
+    fetch(`${baseURL}/api/auth/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "E2E registering client",
+        application_type: "native",
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+  await page.goto("/agents");
+  const card = page.getByTestId("client-registration");
+  await expect(card).toContainText("On: an MCP client connecting by URL registers itself");
+  try {
+    await card.getByRole("button", { name: "Turn off" }).click();
+    await expect(card).toContainText("Off: new clients cannot register themselves");
+    const refused = await register();
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error_description).toMatch(/turned off/);
+  } finally {
+    await trpc(page, "identities.setClientRegistration", { enabled: true });
+  }
+  await page.reload();
+  await expect(card.getByRole("button", { name: "Turn off" })).toBeVisible();
+  expect((await register()).status).toBeLessThan(300);
+});

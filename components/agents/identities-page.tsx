@@ -19,6 +19,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { LIMITS } from "@/server/limits";
 import { BudgetBar } from "./budget-bar";
+import { ClientRegistrationCard } from "./client-registration-card";
 import { CreateIdentityDialog } from "./create-identity-dialog";
 import { IdentityStateBadge } from "./identity-state-badge";
 
@@ -214,6 +215,7 @@ export function IdentitiesPage() {
           </Table>
         )}
       </QueryView>
+      <ClientRegistrationCard />
       <CreateIdentityDialog open={creating} onClose={() => setCreating(false)} />
     </>
   );

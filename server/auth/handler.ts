@@ -2,10 +2,12 @@
  * /api/auth/*: better-auth, with console sign-in attempts charged to the sign-in throttle
  * first (per account and client address, in the database), and every body bounded.
  */
+
+import { admitClientRegistration } from "../domain/identities/client-registration";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import { LIMITS } from "../limits";
 import { log } from "../log";
-import { getAuth } from ".";
+import { type Auth, getAuth } from ".";
 import { chargeSignIn, refundSignIn } from "./sign-in-throttle";
 
 /** The password sign-in, however its path is spelled (case, repeated or trailing slashes). */
@@ -58,8 +60,26 @@ function waitText(seconds: number): string {
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
+/** Dynamic client registration, however its path is spelled. */
+export function isClientRegistration(pathname: string): boolean {
+  const path = pathname
+    .toLowerCase()
+    .replace(/\/{2,}/g, "/")
+    .replace(/\/+$/, "");
+  return path.endsWith("/oauth2/register");
+}
+
+async function register(auth: Auth, req: Request): Promise<Response> {
+  const refused = await admitClientRegistration(req.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown");
+  if (!refused) return auth.handler(req);
+  const headers: Record<string, string> = { "cache-control": "no-store" };
+  if (refused.retryAfterSeconds) headers["retry-after"] = String(refused.retryAfterSeconds);
+  return Response.json(refused.body, { status: refused.status, headers });
+}
+
 export async function handleAuthRequest(req: Request): Promise<Response> {
   const auth = await getAuth();
+  if (req.method === "POST" && isClientRegistration(new URL(req.url).pathname)) return register(auth, req);
   if (req.method !== "POST" || !isPasswordSignIn(new URL(req.url).pathname)) return auth.handler(req);
 
   let text: string;

@@ -88,18 +88,24 @@ export async function admitCall(call: { identityId: string; toolName: string; bu
   };
 }
 
+/** Counts one more event of `key` in this minute's window, shared by every instance; the new count and when the window turns. */
+export async function countThisMinute(key: string) {
+  const db = await getDb();
+  const [row] = await db.$queryRaw<{ count: number; windowStart: Date; retryAfterMs: number }[]>`
+    INSERT INTO rate_window (key, "windowStart", count)
+    VALUES (${key}, date_trunc('minute', (now() AT TIME ZONE 'UTC')), 1)
+    ON CONFLICT (key, "windowStart") DO UPDATE SET count = rate_window.count + 1
+    RETURNING count, "windowStart",
+      ceil(extract(epoch FROM ("windowStart" + interval '1 minute' - (now() AT TIME ZONE 'UTC'))) * 1000)::int AS "retryAfterMs"`;
+  return row ?? null;
+}
+
 async function countInWindow(
   s: Subject,
   limit: number,
   counted: { key: string; windowStart: Date }[],
 ): Promise<Refusal | null> {
-  const db = await getDb();
-  const [row] = await db.$queryRaw<{ count: number; windowStart: Date; retryAfterMs: number }[]>`
-    INSERT INTO rate_window (key, "windowStart", count)
-    VALUES (${s.key}, date_trunc('minute', (now() AT TIME ZONE 'UTC')), 1)
-    ON CONFLICT (key, "windowStart") DO UPDATE SET count = rate_window.count + 1
-    RETURNING count, "windowStart",
-      ceil(extract(epoch FROM ("windowStart" + interval '1 minute' - (now() AT TIME ZONE 'UTC'))) * 1000)::int AS "retryAfterMs"`;
+  const row = await countThisMinute(s.key);
   if (!row) return null;
   counted.push({ key: s.key, windowStart: row.windowStart });
   if (row.count <= limit) return null;

@@ -1,4 +1,5 @@
 import { budgetHistory } from "../../domain/identities/budget-history";
+import { getClientRegistration, setClientRegistration } from "../../domain/identities/client-registration";
 import { listHoldings } from "../../domain/identities/holdings";
 import {
   assignSource,
@@ -47,4 +48,7 @@ export const identitiesRouter = router({
   revokeToken: mutationOf(revokeToken),
   oauthGrants: queryOf(listOAuthGrants),
   revokeOAuthGrant: mutationOf(revokeOAuthGrant),
+  /** Whether OAuth clients may register themselves (RFC 7591), and at what rate per address. */
+  clientRegistration: queryOf(getClientRegistration),
+  setClientRegistration: mutationOf(setClientRegistration),
 });
