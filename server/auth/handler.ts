@@ -10,13 +10,17 @@ import { log } from "../log";
 import { type Auth, getAuth } from ".";
 import { chargeSignIn, refundSignIn } from "./sign-in-throttle";
 
-/** The password sign-in, however its path is spelled (case, repeated or trailing slashes). */
-export function isPasswordSignIn(pathname: string): boolean {
-  const path = pathname
+/** A path as better-auth's router matches it: case, repeated and trailing slashes do not count. */
+function routedPath(pathname: string): string {
+  return pathname
     .toLowerCase()
     .replace(/\/{2,}/g, "/")
     .replace(/\/+$/, "");
-  return path.endsWith("/sign-in/email");
+}
+
+/** The password sign-in, however its path is spelled. */
+export function isPasswordSignIn(pathname: string): boolean {
+  return routedPath(pathname).endsWith("/sign-in/email");
 }
 
 class BodyTooLarge extends Error {}
@@ -62,11 +66,7 @@ function waitText(seconds: number): string {
 
 /** Dynamic client registration, however its path is spelled. */
 export function isClientRegistration(pathname: string): boolean {
-  const path = pathname
-    .toLowerCase()
-    .replace(/\/{2,}/g, "/")
-    .replace(/\/+$/, "");
-  return path.endsWith("/oauth2/register");
+  return routedPath(pathname).endsWith("/oauth2/register");
 }
 
 async function register(auth: Auth, req: Request): Promise<Response> {
