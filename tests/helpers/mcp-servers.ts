@@ -5,7 +5,6 @@
  */
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import {
   type CallToolResult,
@@ -14,6 +13,7 @@ import {
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { closeWithConnections, listenOnLoopback } from "./loopback";
 
 export interface RunningServer {
   url: string;
@@ -23,19 +23,11 @@ export interface RunningServer {
 }
 
 async function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/mcp` };
+  const { server, origin } = await listenOnLoopback(handler);
+  return { server, url: `${origin}/mcp` };
 }
 
-function closer(server: http.Server) {
-  return () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-}
+const closer = closeWithConnections;
 
 /** A node:http request as a fetch Request (the SDK's servers take web-standard requests). */
 export async function toFetchRequest(req: http.IncomingMessage): Promise<Request> {
@@ -428,6 +420,11 @@ export async function startSurfaceServer(options: SurfaceServerOptions): Promise
     });
     return mcp;
   };
+  return serveMcp(newServer);
+}
+
+/** Serves an SDK server (a new one per request, stateless) at /mcp on loopback: for a test whose server needs its own handlers. */
+export async function serveMcp(newServer: () => Server): Promise<RunningServer> {
   const handler = createMcpHandler(newServer, { legacy: "stateless" });
   const requests: RunningServer["requests"] = [];
   const { server, url } = await listen(async (req, res) => {

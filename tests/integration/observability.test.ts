@@ -7,10 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { gunzipSync } from "node:zlib";
-import { createMcpHandler, Server } from "@modelcontextprotocol/server";
+import { Server } from "@modelcontextprotocol/server";
 import { trace } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flushTracing, startTracing, stopTracing, traceHeaders, withSpan } from "@/server/observability/tracing";
@@ -20,14 +17,8 @@ import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor, callTool } from "../helpers/mcp-agent";
 import { callRpc } from "../helpers/mcp-rpc";
-import {
-  type RunningServer,
-  sendFetchResponse,
-  simpleTool,
-  startRawServer,
-  startSdkServer,
-  toFetchRequest,
-} from "../helpers/mcp-servers";
+import { type RunningServer, serveMcp, simpleTool, startRawServer, startSdkServer } from "../helpers/mcp-servers";
+import { type ExportedSpan, startOtlpReceiver } from "../helpers/otlp-receiver";
 
 withTestDatabase();
 
@@ -36,53 +27,12 @@ const PROMTOOL = "/usr/bin/promtool";
 const ciRun = process.env.CI === "1" || process.env.CI === "true";
 if (ciRun && !existsSync(PROMTOOL)) throw new Error("CI needs Debian's prometheus for promtool (.ci/run installs it)");
 
-interface ExportedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: { key: string; value: Record<string, unknown> }[];
-  events?: { name: string; attributes: { key: string; value: Record<string, unknown> }[] }[];
-  status?: { code?: number; message?: string };
-  /** The instrumentation scope it came in (added by the collector). */
-  scope?: string;
-}
-
-/** An OTLP/HTTP JSON collector: keeps every span posted to /v1/traces. */
-async function startCollector() {
-  const spans: ExportedSpan[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      let body = Buffer.concat(chunks);
-      if (req.headers["content-encoding"] === "gzip") body = gunzipSync(body);
-      if (req.url === "/v1/traces") {
-        const data = JSON.parse(body.toString("utf8")) as {
-          resourceSpans: { scopeSpans: { scope?: { name: string }; spans: ExportedSpan[] }[] }[];
-        };
-        for (const r of data.resourceSpans)
-          for (const s of r.scopeSpans) spans.push(...s.spans.map((span) => ({ ...span, scope: s.scope?.name })));
-      }
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    spans,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 const closers: (() => Promise<void>)[] = [];
 let app: Awaited<ReturnType<typeof serveApp>>;
-let collector: Awaited<ReturnType<typeof startCollector>>;
+let collector: Awaited<ReturnType<typeof startOtlpReceiver>>;
 beforeAll(async () => {
   app = await serveApp();
-  collector = await startCollector();
+  collector = await startOtlpReceiver();
   closers.push(app.close, collector.close);
 });
 afterAll(async () => {
@@ -221,30 +171,19 @@ describe("traces", () => {
 
   it("name a resource read's URI without its query (a Source's template may put a search there)", async () => {
     await startTracing(collector.url);
-    const handler = createMcpHandler(
-      () => {
-        const mcp = new Server({ name: "searchable", version: "1" }, { capabilities: { tools: {}, resources: {} } });
-        mcp.setRequestHandler("tools/list", async () => ({ tools: [simpleTool("search") as never] }));
-        mcp.setRequestHandler("resources/templates/list", async () => ({
-          resourceTemplates: [{ uriTemplate: "search://docs{?q}", name: "search" }],
-        }));
-        mcp.setRequestHandler("resources/read", async (request) => ({
-          contents: [{ uri: request.params.uri, mimeType: "text/plain", text: "found" }],
-        }));
-        return mcp;
-      },
-      { legacy: "stateless" },
-    );
-    const searchable = http.createServer(async (req, res) => {
-      if (req.method !== "POST") return void res.writeHead(405).end();
-      await sendFetchResponse(res, await handler.fetch(await toFetchRequest(req)));
+    const searchable = await serveMcp(() => {
+      const mcp = new Server({ name: "searchable", version: "1" }, { capabilities: { tools: {}, resources: {} } });
+      mcp.setRequestHandler("tools/list", async () => ({ tools: [simpleTool("search") as never] }));
+      mcp.setRequestHandler("resources/templates/list", async () => ({
+        resourceTemplates: [{ uriTemplate: "search://docs{?q}", name: "search" }],
+      }));
+      mcp.setRequestHandler("resources/read", async (request) => ({
+        contents: [{ uri: request.params.uri, mimeType: "text/plain", text: "found" }],
+      }));
+      return mcp;
     });
-    await new Promise<void>((resolve) => searchable.listen(0, "127.0.0.1", resolve));
-    closers.push(async () => {
-      await handler.close();
-      await new Promise<void>((resolve) => searchable.close(() => resolve()));
-    });
-    const { api, source } = await connectionTo(`http://127.0.0.1:${(searchable.address() as AddressInfo).port}/mcp`);
+    closers.push(searchable.close);
+    const { api, source } = await connectionTo(searchable.url);
     expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
     const { token } = await agentFor([source.id]);
     const uri = `qm://source/${source.id}/search://docs?q=customer-secret-search#top`;

@@ -10,49 +10,21 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/server/db/open";
 import { INSTANCE_LIMITS } from "@/server/limits";
 import { ensureBuilt } from "../helpers/instances";
+import { listenOnLoopback } from "../helpers/loopback";
+import { startOtlpReceiver } from "../helpers/otlp-receiver";
 import { type SpawnedServer, spawnServer } from "../helpers/spawn-server";
 import { usePostgres } from "../helpers/template";
 
 const GRACE_SECONDS = 8;
 const PROMTOOL = "/usr/bin/promtool"; // Debian's prometheus (.ci/run installs it)
 const KEY = `qm_key_${"shutdown".repeat(5)}`;
-
-/**
- * A loopback OTLP/HTTP receiver that reads every batch (kept in `batches`) and refuses it
- * (HTTP 400), or, once told to hang, never answers.
- */
-async function brokenCollector() {
-  const state = { mode: "refuse" as "refuse" | "hang", requests: 0, batches: [] as string[] };
-  const server = http.createServer((req, res) => {
-    state.requests++;
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      state.batches.push((req.headers["content-encoding"] === "gzip" ? gunzipSync(body) : body).toString("utf8"));
-      if (state.mode === "refuse") res.writeHead(400, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    state,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -81,22 +53,15 @@ const logLines = (server: SpawnedServer) =>
 describe.skipIf(usePostgres)("an instance stopped while its trace collector is down", () => {
   it("logs and counts refused batches; a hanging collector delays the stop by at most TRACING_STOP_MS, after the leases are released; the drain's readiness 503s are no errors", async () => {
     ensureBuilt();
-    const collector = await brokenCollector();
+    const collector = await startOtlpReceiver("refuse");
     closers.push(collector.close);
     // A Source whose server takes every request and never answers: its check is in flight at SIGTERM.
     const held: http.ServerResponse[] = [];
-    const silent = http.createServer((req, res) => {
+    const silent = await listenOnLoopback((req, res) => {
       req.resume();
       held.push(res);
     });
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          silent.closeAllConnections();
-          silent.close(() => resolve());
-        }),
-    );
+    closers.push(silent.close);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-shutdown-"));
     closers.push(async () => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -153,15 +118,13 @@ describe.skipIf(usePostgres)("an instance stopped while its trace collector is d
     await expect
       .poll(() => server.output().includes("the trace collector did not take a batch of spans"), { timeout: 20_000 })
       .toBe(true);
-    await expect.poll(() => collector.state.batches.join("\n"), { timeout: 20_000 }).toContain('"mcp.request"');
+    await expect
+      .poll(() => collector.batches.map((b) => b.body).join("\n"), { timeout: 20_000 })
+      .toContain('"mcp.request"');
     await new Promise((r) => setTimeout(r, 1_500)); // a later batch would hold a framework's spans too
-    const scopes = collector.state.batches.flatMap((b) =>
-      (JSON.parse(b) as { resourceSpans: { scopeSpans: { scope?: { name: string } }[] }[] }).resourceSpans.flatMap(
-        (r) => r.scopeSpans.map((s) => s.scope?.name),
-      ),
-    );
+    const scopes = collector.spans.map((span) => span.scope);
     expect(new Set(scopes)).toEqual(new Set(["quartermaster"]));
-    const sent = collector.state.batches.join("\n");
+    const sent = collector.batches.map((b) => b.body).join("\n");
     expect(sent).not.toContain("secret-memory-search");
     expect(sent).not.toContain("?input=");
     expect(sent).not.toContain("stacktrace");
@@ -172,7 +135,7 @@ describe.skipIf(usePostgres)("an instance stopped while its trace collector is d
     collector.state.mode = "hang";
     const source = (await trpc(server.url, "sources.createMcpConnection", {
       name: "silent",
-      url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`,
+      url: `${silent.origin}/mcp`,
       reviewPolicy: "trust",
     })) as { id: string };
     void trpc(server.url, "sources.checkNow", { id: source.id }).catch(() => {});

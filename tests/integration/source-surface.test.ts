@@ -5,9 +5,7 @@
  * namespaced, long lists paged, a missing resource answered as resource not found, and
  * nothing of a Source the identity does not hold.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { createMcpHandler, ProtocolError, Server } from "@modelcontextprotocol/server";
+import { ProtocolError, Server } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
@@ -17,7 +15,7 @@ import { agentFor } from "../helpers/mcp-agent";
 import { CLIENT_KINDS, connectClient } from "../helpers/mcp-clients";
 import { mcpRoute } from "../helpers/mcp-route";
 import { postMcp } from "../helpers/mcp-rpc";
-import { sendFetchResponse, simpleTool, toFetchRequest } from "../helpers/mcp-servers";
+import { serveMcp, simpleTool } from "../helpers/mcp-servers";
 
 withTestDatabase();
 const route = mcpRoute();
@@ -70,18 +68,9 @@ async function surfaceServer(label: string, count: number, name = `Surface ${lab
     }));
     return mcp;
   };
-  const handler = createMcpHandler(newServer, { legacy: "stateless" });
-  const server = http.createServer(async (req, res) => {
-    if (req.method !== "POST") return void res.writeHead(405).end();
-    await sendFetchResponse(res, await handler.fetch(await toFetchRequest(req)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  route.closers.push(async () => {
-    await handler.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  const { api, source } = await connectionTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, {
+  const served = await serveMcp(newServer);
+  route.closers.push(served.close);
+  const { api, source } = await connectionTo(served.url, {
     name,
   });
   expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");

@@ -3,33 +3,14 @@
  * (TRACING_STOP_MS), the stop never rejects (no unhandledRejection at exit), and tracing is
  * off afterwards. Real loopback receivers: one that never answers, one port that refuses.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { trace } from "@opentelemetry/api";
 import { afterAll, describe, expect, it } from "vitest";
 import { INSTANCE_LIMITS } from "@/server/limits";
 import { startTracing, stopTracing, withSpan } from "@/server/observability/tracing";
 import { freePort } from "../helpers/instances";
+import { startOtlpReceiver } from "../helpers/otlp-receiver";
 
 const SLACK_MS = 1_000;
-
-/** Takes every connection and request, answers none. */
-async function hangingReceiver() {
-  let requests = 0;
-  const server = http.createServer(() => {
-    requests++;
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests: () => requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -44,12 +25,12 @@ async function timedStop(): Promise<number> {
 
 describe("stopping tracing", () => {
   it("with a collector that never answers, takes at most TRACING_STOP_MS and turns tracing off", async () => {
-    const receiver = await hangingReceiver();
+    const receiver = await startOtlpReceiver("hang");
     closers.push(receiver.close);
     await startTracing(receiver.url);
     await withSpan("test.span", {}, async () => {});
     const waited = await timedStop();
-    expect(receiver.requests()).toBeGreaterThan(0);
+    expect(receiver.state.requests).toBeGreaterThan(0);
     expect(waited).toBeLessThan(INSTANCE_LIMITS.TRACING_STOP_MS.value + SLACK_MS);
     // Off: a new span is a no-op one.
     expect(trace.getTracer("quartermaster").startSpan("after").isRecording()).toBe(false);
