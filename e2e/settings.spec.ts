@@ -19,8 +19,12 @@ test("an admin creates an API key, sees it once, and revokes it", async ({ page,
   await expect(row).toContainText("Active");
   await expect(page.getByText(key)).toHaveCount(0);
 
-  page.once("dialog", (d) => d.accept());
-  await row.getByRole("button", { name: "Revoke" }).click();
+  // Revoking asks first, in the console's own dialog, and says what it does.
+  await row.getByRole("button", { name: "Revoke e2e pipeline" }).click();
+  const revoke = page.getByRole("dialog", { name: "Revoke “e2e pipeline”?" });
+  await expect(revoke).toContainText("refused at once");
+  await revoke.getByRole("button", { name: "Revoke" }).click();
+  await expect(revoke).toHaveCount(0);
   await expect(row).toContainText("Revoked");
   const after = await request.get("/api/trpc/me.get", { headers: { authorization: `Bearer ${key}` } });
   expect(after.status()).toBe(401);

@@ -5,19 +5,18 @@ import { KeyRound } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
 import { Card, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { OneTimeSecret } from "@/components/ui/copy-button";
+import { CredentialStatus, RevokeDialog, useRevoke } from "@/components/ui/credentials";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
-import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { parseError } from "@/components/ui/parse-error";
 import { QueryView } from "@/components/ui/query-view";
+import { MOMENT, RelativeTime } from "@/components/ui/relative-time";
+import { ACTIONS_HEADER, RowsTable } from "@/components/ui/rows-table";
 import { EmptyState } from "@/components/ui/states";
-import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
 import { useNow } from "@/components/ui/use-now";
 import { ClientConfigTabs } from "./client-config-tabs";
@@ -33,17 +32,11 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
   const origin = useOrigin();
   const tokens = useQuery(trpc.identities.tokens.queryOptions({ id: identity.id }));
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<AgentToken | null>(null);
   const [configuring, setConfiguring] = useState<AgentToken | null>(null);
   const invalidate = () =>
     queryClient.invalidateQueries({ queryKey: trpc.identities.tokens.queryKey({ id: identity.id }) });
-  const revoke = useMutation(
-    trpc.identities.revokeToken.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        setRevoking(null);
-      },
-    }),
+  const revoking = useRevoke<AgentToken>(
+    useMutation(trpc.identities.revokeToken.mutationOptions({ onSuccess: invalidate })),
   );
 
   const create = canWrite && (
@@ -78,47 +71,38 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
           }
         >
           {(data) => (
-            <Table aria-label="Agent tokens">
-              <thead>
-                <tr>
-                  <Th>Name</Th>
-                  <Th>Token</Th>
-                  <Th>Created</Th>
-                  <Th>Last used</Th>
-                  <Th>Status</Th>
-                  <Th>
-                    <span className="sr-only">Actions</span>
-                  </Th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((t) => (
-                  <tr key={t.id} data-testid="agent-token-row">
-                    <Td className="font-medium">{t.name}</Td>
-                    <Td>
-                      {/* The stored prefix ends with its own ellipsis. */}
-                      <code className="font-mono text-xs">{t.prefix}</code>
-                    </Td>
-                    <Td className="whitespace-nowrap text-muted" title={formatDateTime(t.createdAt)}>
-                      {formatRelative(t.createdAt, now)}
-                    </Td>
-                    <Td
-                      className="whitespace-nowrap text-muted"
-                      title={t.lastUsedAt ? formatDateTime(t.lastUsedAt) : undefined}
-                    >
-                      {formatRelative(t.lastUsedAt, now)}
-                    </Td>
-                    <Td>
-                      {t.revokedAt ? (
-                        <Badge tone="danger">
-                          <span title={formatDateTime(t.revokedAt)}>Revoked {formatRelative(t.revokedAt, now)}</span>
-                        </Badge>
-                      ) : (
-                        <Badge tone="ok">Active</Badge>
-                      )}
-                    </Td>
-                    <Td className="whitespace-nowrap text-right">
-                      {!t.revokedAt && (
+            <RowsTable
+              label="Agent tokens"
+              rowTestId="agent-token-row"
+              rows={data}
+              columns={[
+                { key: "name", header: "Name", className: "font-medium", cell: (t) => t.name },
+                // The stored prefix ends with its own ellipsis.
+                { key: "token", header: "Token", cell: (t) => <code className="font-mono text-xs">{t.prefix}</code> },
+                {
+                  key: "created",
+                  header: "Created",
+                  className: MOMENT,
+                  cell: (t) => <RelativeTime at={t.createdAt} now={now} />,
+                },
+                {
+                  key: "used",
+                  header: "Last used",
+                  className: MOMENT,
+                  cell: (t) => <RelativeTime at={t.lastUsedAt} now={now} />,
+                },
+                {
+                  key: "status",
+                  header: "Status",
+                  cell: (t) => <CredentialStatus revokedAt={t.revokedAt} now={now} />,
+                },
+                {
+                  key: "actions",
+                  header: ACTIONS_HEADER,
+                  className: "whitespace-nowrap text-right",
+                  cell: (t) =>
+                    !t.revokedAt && (
+                      <>
                         <Button
                           size="sm"
                           variant="ghost"
@@ -127,22 +111,21 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
                         >
                           Client configuration
                         </Button>
-                      )}
-                      {canWrite && !t.revokedAt && (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          aria-label={`Revoke ${t.name}`}
-                          onClick={() => setRevoking(t)}
-                        >
-                          Revoke
-                        </Button>
-                      )}
-                    </Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
+                        {canWrite && (
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            aria-label={`Revoke ${t.name}`}
+                            onClick={() => revoking.ask(t)}
+                          >
+                            Revoke
+                          </Button>
+                        )}
+                      </>
+                    ),
+                },
+              ]}
+            />
           )}
         </QueryView>
       </div>
@@ -169,22 +152,9 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
           </div>
         </Dialog>
       )}
-      <ConfirmDialog
-        open={Boolean(revoking)}
-        onClose={() => {
-          revoke.reset();
-          setRevoking(null);
-        }}
-        title={revoking ? `Revoke “${revoking.name}”?` : "Revoke token"}
-        confirmLabel="Revoke"
-        pendingLabel="Revoking…"
-        pending={revoke.isPending}
-        error={revoke.error}
-        errorTitle="Not revoked"
-        onConfirm={() => revoking && revoke.mutate({ id: revoking.id })}
-      >
-        <p>Agents using it are refused on their next request. This cannot be undone; create a new token instead.</p>
-      </ConfirmDialog>
+      <RevokeDialog {...revoking.dialog} what="token">
+        Agents using it are refused on their next request. This cannot be undone; create a new token instead.
+      </RevokeDialog>
     </Card>
   );
 }

@@ -4,7 +4,8 @@ import Link from "next/link";
 import { type ReactNode, useMemo } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
-import { formatBytes, formatDateTime, formatRelative } from "@/components/ui/format";
+import { formatBytes } from "@/components/ui/format";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { EmptyState } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
@@ -33,7 +34,7 @@ function columnsAt(now: number, hide: { identity?: boolean; tool?: boolean }): C
       header: "When",
       width: "w-32",
       className: "whitespace-nowrap text-muted",
-      cell: (c) => <span title={formatDateTime(c.startedAt)}>{formatRelative(c.startedAt, now)}</span>,
+      cell: (c) => <RelativeTime at={c.startedAt} now={now} />,
     },
     !hide.identity && {
       key: "identity",

@@ -9,7 +9,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
 import { Select } from "@/components/ui/field";
-import { formatDateTime, formatRelative } from "@/components/ui/format";
+import { TimeCell } from "@/components/ui/relative-time";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
 import { roleAllows } from "@/universal/roles";
@@ -134,11 +134,7 @@ export function GrantsTable({
                     <Badge tone={r.access === "write" ? "accent" : "neutral"}>{ACCESS_LABELS[r.access]}</Badge>
                   )}
                 </Td>
-                <Td className="whitespace-nowrap text-muted">
-                  <time dateTime={r.grantedAt.toISOString()} title={formatDateTime(r.grantedAt)}>
-                    {formatRelative(r.grantedAt)}
-                  </time>
-                </Td>
+                <TimeCell at={r.grantedAt} />
                 {canGrant && (
                   <Td className="text-right">
                     <Button

@@ -5,17 +5,17 @@ import { KeyRound } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { useTRPC } from "@/components/trpc/client";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { OneTimeSecret } from "@/components/ui/copy-button";
+import { CredentialStatus, RevokeDialog, useRevoke } from "@/components/ui/credentials";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { ForbiddenState } from "@/components/ui/forbidden";
-import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryView } from "@/components/ui/query-view";
-import { EmptyState, ErrorState } from "@/components/ui/states";
-import { Table, Td, Th } from "@/components/ui/table";
+import { MOMENT, RelativeTime } from "@/components/ui/relative-time";
+import { ACTIONS_HEADER, RowsTable } from "@/components/ui/rows-table";
+import { EmptyState } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
 import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/universal/roles";
 
@@ -25,7 +25,7 @@ export function ApiKeysPage() {
   const queryClient = useQueryClient();
   const keys = useQuery({ ...trpc.apiKeys.list.queryOptions(), enabled: isAdmin });
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
-  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: invalidate }));
+  const revoking = useRevoke(useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: invalidate })));
   const [creating, setCreating] = useState(false);
 
   if (!isAdmin)
@@ -52,11 +52,6 @@ export function ApiKeysPage() {
           </Button>
         }
       />
-      {revoke.error && (
-        <div className="mb-4">
-          <ErrorState error={revoke.error} />
-        </div>
-      )}
       <QueryView
         query={keys}
         loadingLabel="Loading API keys"
@@ -67,61 +62,45 @@ export function ApiKeysPage() {
         }
       >
         {(data) => (
-          <Table aria-label="API keys">
-            <thead>
-              <tr>
-                <Th>Name</Th>
-                <Th>Role</Th>
-                <Th>Key</Th>
-                <Th>Created</Th>
-                <Th>Last used</Th>
-                <Th>Status</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((k) => (
-                <tr key={k.id} data-testid="api-key-row">
-                  <Td className="font-medium">{k.name}</Td>
-                  <Td>{k.role}</Td>
-                  <Td>
-                    <code className="font-mono text-xs">{k.prefix}</code>
-                  </Td>
-                  <Td className="text-muted" title={formatDateTime(k.createdAt)}>
-                    {formatRelative(k.createdAt)}
+          <RowsTable
+            label="API keys"
+            rowTestId="api-key-row"
+            rows={data}
+            columns={[
+              { key: "name", header: "Name", className: "font-medium", cell: (k) => k.name },
+              { key: "role", header: "Role", cell: (k) => k.role },
+              { key: "key", header: "Key", cell: (k) => <code className="font-mono text-xs">{k.prefix}</code> },
+              {
+                key: "created",
+                header: "Created",
+                className: MOMENT,
+                cell: (k) => (
+                  <>
+                    <RelativeTime at={k.createdAt} />
                     {k.createdBy ? ` by ${k.createdBy.email}` : ""}
-                  </Td>
-                  <Td className="text-muted">{formatRelative(k.lastUsedAt)}</Td>
-                  <Td>
-                    {k.revokedAt ? (
-                      <Badge tone="danger">Revoked {formatRelative(k.revokedAt)}</Badge>
-                    ) : (
-                      <Badge tone="ok">Active</Badge>
-                    )}
-                  </Td>
-                  <Td className="text-right">
-                    {!k.revokedAt && (
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        disabled={revoke.isPending}
-                        onClick={() => {
-                          if (confirm(`Revoke "${k.name}"? Requests using it will get 401 at once.`))
-                            revoke.mutate({ id: k.id });
-                        }}
-                      >
-                        Revoke
-                      </Button>
-                    )}
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+                  </>
+                ),
+              },
+              { key: "used", header: "Last used", className: MOMENT, cell: (k) => <RelativeTime at={k.lastUsedAt} /> },
+              { key: "status", header: "Status", cell: (k) => <CredentialStatus revokedAt={k.revokedAt} /> },
+              {
+                key: "actions",
+                header: ACTIONS_HEADER,
+                className: "text-right",
+                cell: (k) =>
+                  !k.revokedAt && (
+                    <Button size="sm" variant="ghost" aria-label={`Revoke ${k.name}`} onClick={() => revoking.ask(k)}>
+                      Revoke
+                    </Button>
+                  ),
+              },
+            ]}
+          />
         )}
       </QueryView>
+      <RevokeDialog {...revoking.dialog} what="API key">
+        Requests using it are refused at once. This cannot be undone; create a new key instead.
+      </RevokeDialog>
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={invalidate} />
     </>
   );

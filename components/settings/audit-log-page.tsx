@@ -5,8 +5,8 @@ import { useMemo, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { ClearFilters, FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";
-import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { EmptyState } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
@@ -34,7 +34,7 @@ function columnsAt(now: number, open: (e: AuditEvent) => void): Column<AuditEven
       // On a phone the action (the row's name, which opens it) takes what When and Object leave.
       width: "w-36 max-md:w-24",
       className: "whitespace-nowrap text-muted",
-      cell: (e) => <span title={formatDateTime(e.at)}>{formatRelative(e.at, now)}</span>,
+      cell: (e) => <RelativeTime at={e.at} now={now} />,
     },
     {
       key: "actor",

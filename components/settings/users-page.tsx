@@ -10,9 +10,9 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { ForbiddenState } from "@/components/ui/forbidden";
-import { formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryView } from "@/components/ui/query-view";
+import { TimeCell } from "@/components/ui/relative-time";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage } from "@/components/ui/use-error";
@@ -113,7 +113,7 @@ export function UsersPage() {
                     </Select>
                   </Td>
                   <Td>{u.disabledAt ? <Badge tone="danger">Disabled</Badge> : <Badge tone="ok">Active</Badge>}</Td>
-                  <Td className="text-muted">{formatRelative(u.lastSeenAt)}</Td>
+                  <TimeCell at={u.lastSeenAt} />
                   <Td className="whitespace-nowrap text-right">
                     <Button size="sm" variant="ghost" onClick={() => setResetting({ id: u.id, email: u.email })}>
                       Reset password

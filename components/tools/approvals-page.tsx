@@ -7,10 +7,11 @@ import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
 import { ForbiddenState } from "@/components/ui/forbidden";
-import { formatDateTime, formatRelative } from "@/components/ui/format";
+import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryView } from "@/components/ui/query-view";
 import { ReasonDialog } from "@/components/ui/reason-dialog";
+import { TimeCell } from "@/components/ui/relative-time";
 import { EmptyState } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 
@@ -91,7 +92,7 @@ export function ApprovalsPage() {
                           {JSON.stringify(p.arguments, null, 2)}
                         </pre>
                       </Td>
-                      <Td title={formatDateTime(p.createdAt)}>{formatRelative(p.createdAt)}</Td>
+                      <TimeCell at={p.createdAt} />
                       <Td>
                         <div className="flex gap-2">
                           <Button

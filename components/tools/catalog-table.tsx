@@ -5,7 +5,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type MouseEvent, type ReactNode, useCallback, useMemo } from "react";
 import { cn } from "@/components/ui/cn";
-import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
+import { formatBytes, formatCount } from "@/components/ui/format";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { useNow } from "@/components/ui/use-now";
 import type { BlockList } from "@/components/ui/virtual-list/use-block-list";
 import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
@@ -78,9 +79,7 @@ function cellOf(sort: ToolSort, now: number): (tool: CatalogTool) => ReactNode {
         </span>
       );
     case "lastChanged":
-      return (tool) => (
-        <span title={formatDateTime(tool.lastChangedAt)}>{formatRelative(tool.lastChangedAt, now)}</span>
-      );
+      return (tool) => <RelativeTime at={tool.lastChangedAt} now={now} />;
   }
 }
 

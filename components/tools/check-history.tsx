@@ -3,7 +3,8 @@
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
-import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
+import { formatBytes, formatCount } from "@/components/ui/format";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { EmptyState } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
@@ -22,7 +23,7 @@ function columnsAt(now: number, show: (checkId: string) => void): Column<CheckRo
       header: "Started",
       width: "w-32",
       className: "whitespace-nowrap",
-      cell: (c) => <span title={formatDateTime(c.startedAt)}>{formatRelative(c.startedAt, now)}</span>,
+      cell: (c) => <RelativeTime at={c.startedAt} now={now} />,
     },
     {
       key: "trigger",
