@@ -1,5 +1,8 @@
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { expect } from "vitest";
 import { getDb } from "@/server/db";
 import { callerFor, makeUser } from "./actors";
+import { simpleTool, startSdkServer, type ToolDef } from "./mcp-servers";
 
 export async function operator() {
   return callerFor((await makeUser("operator")).actor);
@@ -39,4 +42,24 @@ export async function snapshot(sourceId: string) {
     select: { toolCount: true, compatibleToolCount: true, modelFacingBytes: true, definitionBytes: true },
   });
   return JSON.stringify({ tools, definitions, source });
+}
+
+export type OnCall = (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
+
+/**
+ * A loopback SDK server serving `tools` (a bare name is a Tool that takes any arguments:
+ * /mcp checks arguments against the schema before a call), as a Connection whose first
+ * check succeeded. The server joins `closers`.
+ */
+export async function checkedSource(
+  closers: (() => Promise<unknown>)[],
+  tools: readonly (string | ToolDef)[],
+  onCall?: OnCall,
+) {
+  const defs = tools.map((t) => (typeof t === "string" ? simpleTool(t, { inputSchema: { type: "object" } }) : t));
+  const server = await startSdkServer({ catalog: () => defs, onCall });
+  closers.push(server.close);
+  const { api, source } = await connectionTo(server.url);
+  expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+  return { api, source, server };
 }

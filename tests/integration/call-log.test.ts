@@ -4,7 +4,6 @@
  * with no argument or result unless an admin turned capture on; rows go after the
  * retention, captured payloads after theirs.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { answered, failedResult } from "@/server/domain/agent-tools/result";
@@ -13,28 +12,16 @@ import { flushCallLog, pendingCallLogRows } from "@/server/domain/calls/recorder
 import { sweepCallLog } from "@/server/domain/calls/sweeper";
 import { DomainError, TOOL_CALL_FAILURE_CODES, type ToolCallFailureCode } from "@/server/errors";
 import { callerFor, makeUser } from "../helpers/actors";
-import { connectionTo } from "../helpers/catalog";
+import { checkedSource, type OnCall } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor, callTool } from "../helpers/mcp-agent";
 import { mcpRoute } from "../helpers/mcp-route";
-import { simpleTool, startSdkServer } from "../helpers/mcp-servers";
 
 withTestDatabase();
 const mcp = mcpRoute();
 const closers = mcp.closers;
 
-type OnCall = (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
-async function sourceWith(names: string[], onCall: OnCall) {
-  // Tools that take any arguments: /mcp checks arguments against the schema before a call.
-  const server = await startSdkServer({
-    catalog: () => names.map((n) => simpleTool(n, { inputSchema: { type: "object" } })),
-    onCall,
-  });
-  closers.push(server.close);
-  const { api, source } = await connectionTo(server.url);
-  expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
-  return { source, server };
-}
+const sourceWith = (names: string[], onCall: OnCall) => checkedSource(closers, names, onCall);
 
 async function rowsOf(identityId: string) {
   await flushCallLog();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DemoMcpServer, startEverythingServer } from "@/server/demo/everything-server";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
+import { everyPage } from "../helpers/every-page";
 import { agentFor } from "../helpers/mcp-agent";
 import { connectClient } from "../helpers/mcp-clients";
 import { mcpRoute } from "../helpers/mcp-route";
@@ -20,20 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await everything?.stop();
 });
-
-async function everyPage<K extends string>(
-  list: (params: { cursor?: string }) => Promise<{ nextCursor?: string } & Record<K, unknown>>,
-  member: K,
-) {
-  const items: Record<string, unknown>[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await list(cursor ? { cursor } : {});
-    items.push(...(page[member] as Record<string, unknown>[]));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return items;
-}
 
 describe("server-everything as a Source", () => {
   it("serves its Tools, resources, templates and prompts through /mcp", async () => {

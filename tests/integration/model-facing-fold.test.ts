@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { foldModelFacingName } from "@/server/domain/catalog/model-facing-name";
-import { connectionTo } from "../helpers/catalog";
+import { checkedSource } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
-import { simpleTool, startSdkServer, type ToolDef } from "../helpers/mcp-servers";
+import { simpleTool, type ToolDef } from "../helpers/mcp-servers";
 
 withTestDatabase();
 const closers: (() => Promise<void>)[] = [];
@@ -11,13 +11,7 @@ afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
 });
 
-async function checkedSource(tools: ToolDef[]) {
-  const server = await startSdkServer({ catalog: () => tools });
-  closers.push(server.close);
-  const { api, source } = await connectionTo(server.url);
-  expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
-  return { api, source };
-}
+const checkedSourceOf = (tools: ToolDef[]) => checkedSource(closers, tools);
 
 async function namesOf(sourceId: string) {
   const db = await getDb();
@@ -27,10 +21,10 @@ async function namesOf(sourceId: string) {
 
 describe("model-facing names folded as SDKs rewrite them", () => {
   it("never meet after '-' becomes '_' and case is ignored, across Sources and within one", async () => {
-    const a = await checkedSource([simpleTool("get-sum")]);
-    const b = await checkedSource([simpleTool("get_sum"), simpleTool("Get_Sum"), simpleTool("GET-SUM")]);
+    const a = await checkedSourceOf([simpleTool("get-sum")]);
+    const b = await checkedSourceOf([simpleTool("get_sum"), simpleTool("Get_Sum"), simpleTool("GET-SUM")]);
     // A built-in's name in another case or with a hyphen is not given either.
-    const c = await checkedSource([simpleTool("Find-Tools"), simpleTool("SEARCH")]);
+    const c = await checkedSourceOf([simpleTool("Find-Tools"), simpleTool("SEARCH")]);
     const all = [
       ...Object.values(await namesOf(a.source.id)),
       ...Object.values(await namesOf(b.source.id)),
@@ -44,7 +38,7 @@ describe("model-facing names folded as SDKs rewrite them", () => {
 
   it("stay as they were given when the Source is checked again", async () => {
     const tools = [simpleTool("sum-up"), simpleTool("Sum_Up")];
-    const { api, source } = await checkedSource(tools);
+    const { api, source } = await checkedSourceOf(tools);
     const before = await namesOf(source.id);
     expect(foldModelFacingName(before["sum-up"] as string)).not.toBe(foldModelFacingName(before.Sum_Up as string));
     await api.sources.checkNow({ id: source.id });

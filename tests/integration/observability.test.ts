@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flushTracing, startTracing, stopTracing, traceHeaders, withSpan } from "@/server/observability/tracing";
 import { callerFor, makeUser } from "../helpers/actors";
 import { serveApp } from "../helpers/app-server";
-import { connectionTo } from "../helpers/catalog";
+import { checkedSource, connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { agentFor, callTool } from "../helpers/mcp-agent";
 import { callRpc } from "../helpers/mcp-rpc";
@@ -40,16 +40,8 @@ afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
 });
 
-async function sourceWith(names: string[]) {
-  const server = await startSdkServer({
-    catalog: () => names.map((n) => simpleTool(n, { inputSchema: { type: "object" } })),
-    onCall: (name) => ({ content: [{ type: "text", text: `did ${name}` }] }),
-  });
-  closers.push(server.close);
-  const { api, source } = await connectionTo(server.url);
-  expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
-  return { api, source, server };
-}
+const sourceWith = (names: string[]) =>
+  checkedSource(closers, names, (name) => ({ content: [{ type: "text", text: `did ${name}` }] }));
 
 const traceparentsOf = (server: RunningServer) =>
   server.requests.map((r) => r.headers.traceparent).filter((t): t is string => typeof t === "string");

@@ -3,35 +3,22 @@
  * over a limit is not made; the agent gets an isError result with RATE_LIMITED and when
  * to retry. On PostgreSQL the limits hold across app instances (a second process here).
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
 import { callerFor, makeUser } from "../helpers/actors";
-import { connectionTo } from "../helpers/catalog";
+import { checkedSource, type OnCall } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
 import { startOtherInstance } from "../helpers/instance-process";
 import { agentFor, callTool, type RpcAnswer } from "../helpers/mcp-agent";
 import { mcpRoute } from "../helpers/mcp-route";
-import { simpleTool, startSdkServer } from "../helpers/mcp-servers";
 import { usePostgres } from "../helpers/template";
 
 const database = withTestDatabase();
 const mcp = mcpRoute();
 const closers = mcp.closers;
 
-type OnCall = (name: string, args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>;
-async function sourceWith(names: string[], onCall: OnCall) {
-  // Tools that take any arguments: /mcp checks arguments against the schema before a call.
-  const server = await startSdkServer({
-    catalog: () => names.map((n) => simpleTool(n, { inputSchema: { type: "object" } })),
-    onCall,
-  });
-  closers.push(server.close);
-  const { api, source } = await connectionTo(server.url);
-  expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
-  return { source, server };
-}
+const sourceWith = (names: string[], onCall: OnCall) => checkedSource(closers, names, onCall);
 
 const ok: OnCall = () => ({ content: [{ type: "text", text: "ok" }] });
 const code = (a: RpcAnswer) => (a.result?.structuredContent?.error as { code?: string } | undefined)?.code ?? "ok";

@@ -11,6 +11,7 @@ import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
+import { everyPage } from "../helpers/every-page";
 import { agentFor } from "../helpers/mcp-agent";
 import { CLIENT_KINDS, connectClient } from "../helpers/mcp-clients";
 import { mcpRoute } from "../helpers/mcp-route";
@@ -78,21 +79,6 @@ async function surfaceServer(label: string, count: number, name = `Surface ${lab
 }
 
 const proxied = (sourceId: string, uri: string) => `qm://source/${sourceId}/${uri}`;
-
-/** Every page of a list (the v2 client reads them all itself; the 1.x clients give one a call). */
-async function everyPage<K extends string>(
-  list: (params: { cursor?: string }) => Promise<{ nextCursor?: string } & Record<K, unknown>>,
-  member: K,
-) {
-  const items: Record<string, unknown>[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await list(cursor ? { cursor } : {});
-    items.push(...(page[member] as Record<string, unknown>[]));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return items;
-}
 
 describe("a held Source's resources and prompts at /mcp", () => {
   it("reach every client library, mapped per Source, with a proxied Tool's links readable", async () => {
