@@ -49,7 +49,7 @@ export const LIMITS = {
   SCHEMA_NODES: HOST.SCHEMA_NODES,
 
   // ── Tool Calls ──
-  CALL_TOP_LEVEL_ARGUMENTS: setting(256, "top-level properties of Tool Call arguments"),
+  CALL_TOP_LEVEL_ARGUMENTS: HOST.CALL_TOP_LEVEL_ARGUMENTS,
   REMOTE_RESPONSE_BYTES: setting(4 * MiB, "one remote response as received, counted after decompression"),
   TOOL_RESULT_BYTES: setting(2 * MiB, "an accepted Tool Result"),
   TOOL_RESULT_TEXT_BLOCKS: setting(32, "text blocks in a Tool Result"),

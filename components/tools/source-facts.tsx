@@ -73,6 +73,14 @@ export function SourceFacts({ source }: { source: SourceView }) {
           ),
         },
         !isConnection && {
+          label: "Host software",
+          value: source.hostSoftware ? (
+            <span title="What the host said it runs when it last registered">{source.hostSoftware}</span>
+          ) : (
+            <span className="text-muted">not said</span>
+          ),
+        },
+        !isConnection && {
           label: "Heartbeat timeout",
           value: source.heartbeatTimeoutSeconds ? formatSeconds(source.heartbeatTimeoutSeconds) : "—",
         },

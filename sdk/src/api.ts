@@ -8,6 +8,10 @@ import { SDK_VERSION } from "./version.ts";
 
 export interface RegistrationAnswer {
   status: "registered";
+  /** The SDK Tool Host's Source id (servers before this field: absent). */
+  sourceId?: string;
+  /** After this long without a heartbeat the host's Tools are withdrawn (servers before this field: absent). */
+  heartbeatTimeoutSeconds?: number;
   tools: number;
   added: number;
   removed: number;

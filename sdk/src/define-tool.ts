@@ -4,8 +4,8 @@
  * handler and turns whatever happens into the one result Quartermaster takes.
  */
 import { z } from "zod";
-import { RESERVED_ARGUMENT_PREFIX } from "./contract/limits.ts";
-import { checkResultOutput } from "./contract/result-checks.ts";
+import { reservedArgumentNames } from "./contract/compatibility.ts";
+import { checkResultOutput, type SubmittedResult } from "./contract/result-checks.ts";
 import { checkRegisteredTool } from "./contract/tool-checks.ts";
 import { RegistrationError, ToolDefinitionError } from "./errors.ts";
 
@@ -53,7 +53,7 @@ export interface ToolSpec<I extends z.ZodType, O extends z.ZodType | undefined =
 }
 
 /** A result as the Tool Host API takes it. */
-export type CallResult = { output: string } | { error: string };
+export type CallResult = SubmittedResult;
 
 /** The Tool definition as registered: what the server sizes, stores and offers. */
 export interface ToolDefinition {
@@ -228,11 +228,5 @@ export class DefinedTool {
 
 /** Top-level argument names Quartermaster reserves, found in a definition (for the host's own log only). */
 export function reservedArguments(definition: ToolDefinition): string[] {
-  const schema = definition.inputSchema;
-  const properties =
-    schema.properties && typeof schema.properties === "object" ? Object.keys(schema.properties as object) : [];
-  const required = Array.isArray(schema.required)
-    ? schema.required.filter((r): r is string => typeof r === "string")
-    : [];
-  return [...new Set([...properties, ...required])].filter((n) => n.startsWith(RESERVED_ARGUMENT_PREFIX));
+  return reservedArgumentNames(definition.inputSchema);
 }

@@ -63,7 +63,7 @@ export class AuthenticationError extends ToolHostError {
 export class ToolDefinitionError extends ToolHostError {
   override name = "ToolDefinitionError";
   constructor(
-    code: "TOOL_SCHEMA_UNREPRESENTABLE" | "TOOL_DEFINITION_INVALID" | "TOOLS_FIXED_AFTER_SERVE",
+    code: "TOOL_SCHEMA_UNREPRESENTABLE" | "TOOL_DEFINITION_INVALID" | "TOOLS_FIXED_AFTER_SERVE" | "TOOL_NOT_OFFERABLE",
     message: string,
     details: FailureDetails = {},
   ) {

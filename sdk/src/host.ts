@@ -9,12 +9,14 @@ import type { z } from "zod";
 import { type CollectedCall, HostApi, type RegistrationAnswer } from "./api.ts";
 import { Backoff, type BackoffOptions, sleep } from "./backoff.ts";
 import { utf8Bytes } from "./contract/canonical.ts";
+import { evaluateSchemaCompatibility } from "./contract/compatibility.ts";
 import { TOOL_HOST_LIMITS } from "./contract/limits.ts";
 import { checkRegistration, checkRegistrationBodyBytes, REGISTRATION_FAILURE_STATUS } from "./contract/tool-checks.ts";
 import { DefinedTool, errorText, reservedArguments, type ToolSpec } from "./define-tool.ts";
 import { AuthenticationError, RegistrationError, ToolDefinitionError, ToolHostError } from "./errors.ts";
 import { consoleLogger, type Logger, silentLogger } from "./logger.ts";
 import { ResultSender } from "./results.ts";
+import { SDK_PACKAGE, SDK_VERSION } from "./version.ts";
 
 export interface ToolHostOptions {
   /** Quartermaster's address, e.g. https://quartermaster.example.com. */
@@ -33,6 +35,33 @@ export interface ToolHostOptions {
   onError?: (error: ToolHostError) => void;
   /** A fetch to send requests with (a proxy, custom TLS). */
   fetch?: typeof fetch;
+  /**
+   * Refuse a Tool no model would be offered (a "__" argument, a root that is not an object, …)
+   * with a ToolDefinitionError from host.tool(), instead of registering it with a warning
+   * (default false: the other Tools are served, as Quartermaster itself does).
+   */
+  strict?: boolean;
+}
+
+/** What serve() resolves with: the registration as Quartermaster took it. */
+export interface ServeSummary {
+  /** The SDK Tool Host's Source id (undefined from servers that do not say). */
+  sourceId: string | undefined;
+  /** Every Tool registered, by the name this host gave it; empty while an operator has the host paused. */
+  registered: string[];
+  /** The registered Tools agents holding the Source are offered. */
+  offered: string[];
+  /** Registered Tools offered to no model: their model-compatibility or review state, and what to change. */
+  notOffered: { tool: string; state: string; reason: string | null }[];
+  added: number;
+  removed: number;
+  changed: number;
+  /** An operator paused the host: Quartermaster keeps the Tools it had and the host registers again with each heartbeat. */
+  paused: boolean;
+  /** After this long without a heartbeat the host's Tools are withdrawn (set on the Source). */
+  heartbeatTimeoutSeconds: number;
+  /** How often this host sends heartbeats: a third of the timeout. */
+  heartbeatIntervalMs: number;
 }
 
 export type ToolHostState = "defining" | "starting" | "serving" | "reconnecting" | "closing" | "closed";
@@ -50,6 +79,13 @@ interface ActiveCall {
 /** Longest close() spends sending the last results after the calls finished. */
 const RESULT_DRAIN_MS = 5_000;
 const COLLECT_WAIT_SECONDS = TOOL_HOST_LIMITS.TOOL_HOST_COLLECT_WAIT_SECONDS.value;
+/** A host's heartbeat timeout when the server does not say (its default). */
+const DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 120;
+
+/** A third of the timeout: two heartbeats can be lost before the host's Tools are withdrawn. */
+function heartbeatInterval(timeoutSeconds: number): number {
+  return Math.min(600_000, Math.max(1_000, (timeoutSeconds * 1000) / 3));
+}
 
 export function createToolHost(options: ToolHostOptions): ToolHost {
   return new ToolHost(options);
@@ -75,7 +111,10 @@ export class ToolHost {
   private slotWaiter: (() => void) | null = null;
   private readonly results: ResultSender;
   private heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
-  private heartbeatMs = 40_000;
+  private heartbeatMs = heartbeatInterval(DEFAULT_HEARTBEAT_TIMEOUT_SECONDS);
+  private heartbeatTimeoutSeconds = DEFAULT_HEARTBEAT_TIMEOUT_SECONDS;
+  private readonly strict: boolean;
+  private lastRegistration: RegistrationAnswer | null = null;
   private reconnecting: Promise<void> | null = null;
   private registering: Promise<void> | null = null;
   /** An operator paused the host: its registration is tried again with each heartbeat. */
@@ -93,6 +132,7 @@ export class ToolHost {
     this.graceMs = Math.max(0, options.closeGraceMs ?? 10_000);
     this.backoffOptions = options.backoff ?? {};
     this.onError = options.onError;
+    this.strict = options.strict ?? false;
     this.results = new ResultSender(this.api, this.log, {
       reconnect: (cause) => this.reconnect(cause),
       fatal: (error) => this.fail(error),
@@ -130,17 +170,27 @@ export class ToolHost {
         REGISTRATION_FAILURE_STATUS.CATALOG_DUPLICATE_TOOL_NAME,
         true,
       );
+    if (this.strict) {
+      const verdict = evaluateSchemaCompatibility(tool.definition.inputSchema);
+      if (verdict.state !== "compatible")
+        throw new ToolDefinitionError(
+          "TOOL_NOT_OFFERABLE",
+          `Tool "${tool.name}" would be offered to no model (${verdict.state}): ${verdict.reason}${fixFor(tool)} (strict mode refuses it; without strict the host registers it and warns).`,
+          { tool: tool.name, state: verdict.state },
+        );
+    }
     this.tools.set(tool.name, tool);
     return this;
   }
 
   /**
-   * Registers the Tool list and starts serving; resolves once Quartermaster has the list.
-   * While Quartermaster cannot be reached it keeps trying (with back-off). Rejects with a
-   * RegistrationError when the list breaks a limit (found before any request when the SDK
-   * can tell) and with an AuthenticationError when the token is refused.
+   * Registers the Tool list and starts serving; resolves once Quartermaster has the list,
+   * with what it registered and offers. While Quartermaster cannot be reached it keeps
+   * trying (with back-off). Rejects with a RegistrationError when the list breaks a limit
+   * (found before any request when the SDK can tell) and with an AuthenticationError when
+   * the token is refused.
    */
-  async serve(): Promise<void> {
+  async serve(): Promise<ServeSummary> {
     if (this.current !== "defining")
       throw new ToolHostError("ALREADY_SERVING", `serve() was called twice (the host is ${this.current}).`);
     try {
@@ -174,13 +224,34 @@ export class ToolHost {
         throw error;
       }
     }
-    if (this.closing.signal.aborted) return;
+    const summary = this.summary();
+    if (this.closing.signal.aborted) return summary;
     this.current = "serving";
     void this.beat();
     this.collector = this.collect().catch((error: unknown) => {
       // A bug, not a condition: say so loudly rather than stop collecting without a word.
       this.log.error(`Collecting calls stopped: ${(error as Error)?.stack ?? String(error)}`);
     });
+    return summary;
+  }
+
+  private summary(): ServeSummary {
+    const answer = this.registrationPending ? null : this.lastRegistration;
+    const notOffered = answer?.incompatible ?? [];
+    const registered = answer ? [...this.tools.keys()] : [];
+    const refused = new Set(notOffered.map((t) => t.tool));
+    return {
+      sourceId: answer?.sourceId,
+      registered,
+      offered: registered.filter((name) => !refused.has(name)),
+      notOffered,
+      added: answer?.added ?? 0,
+      removed: answer?.removed ?? 0,
+      changed: answer?.changed ?? 0,
+      paused: this.registrationPending,
+      heartbeatTimeoutSeconds: this.heartbeatTimeoutSeconds,
+      heartbeatIntervalMs: this.heartbeatMs,
+    };
   }
 
   /**
@@ -245,7 +316,7 @@ export class ToolHost {
       const { code, message, details } = checked.failure;
       throw new RegistrationError(code, message, details, REGISTRATION_FAILURE_STATUS[code], true);
     }
-    const body = JSON.stringify({ tools });
+    const body = JSON.stringify({ hostInfo: { name: SDK_PACKAGE, version: SDK_VERSION }, tools });
     const tooLarge = checkRegistrationBodyBytes(utf8Bytes(body));
     if (tooLarge)
       throw new RegistrationError(
@@ -283,6 +354,8 @@ export class ToolHost {
       throw error;
     }
     this.registrationPending = false;
+    this.lastRegistration = answer;
+    if (typeof answer.heartbeatTimeoutSeconds === "number") this.setHeartbeatTimeout(answer.heartbeatTimeoutSeconds);
     const offered = answer.tools - (answer.incompatible?.length ?? 0);
     this.log.info(
       `Registered ${answer.tools} Tool(s) with Quartermaster at ${this.url} (${offered} offered to models; ${answer.added} added, ${answer.removed} removed, ${answer.changed} changed).`,
@@ -299,11 +372,7 @@ export class ToolHost {
         .filter((t) => reservedArguments(t.definition).length)
         .map((t) => ({ tool: t.name, state: "schema_unsupported", reason: null }));
     for (const verdict of verdicts) {
-      const tool = this.tools.get(verdict.tool);
-      const reserved = tool ? reservedArguments(tool.definition) : [];
-      const fix = reserved.length
-        ? ` Rename ${reserved.map((n) => `"${n}"`).join(", ")} in this Tool's input schema (names starting with "__" are reserved) and restart the host.`
-        : " Change the Tool's input schema and restart the host.";
+      const fix = fixFor(this.tools.get(verdict.tool));
       this.log.warn(
         `Tool "${verdict.tool}" is registered but offered to no model (${verdict.state})${verdict.reason ? `: ${verdict.reason}` : "."}${fix}`,
         { tool: verdict.tool, state: verdict.state },
@@ -316,8 +385,7 @@ export class ToolHost {
     try {
       if (this.registrationPending) await this.register();
       const answer = await this.api.heartbeat(this.stopped.signal);
-      // A third of the timeout: two heartbeats can be lost before the host's Tools are withdrawn.
-      this.heartbeatMs = Math.min(600_000, Math.max(1_000, (answer.heartbeatTimeoutSeconds * 1000) / 3));
+      this.setHeartbeatTimeout(answer.heartbeatTimeoutSeconds);
     } catch (error) {
       if (this.stopped.signal.aborted) return;
       if (error instanceof AuthenticationError) return this.fail(error);
@@ -328,6 +396,11 @@ export class ToolHost {
       clearTimeout(this.heartbeatTimer);
       this.heartbeatTimer = setTimeout(() => void this.beat(), this.heartbeatMs);
     }
+  }
+
+  private setHeartbeatTimeout(seconds: number): void {
+    this.heartbeatTimeoutSeconds = seconds;
+    this.heartbeatMs = heartbeatInterval(seconds);
   }
 
   /**
@@ -500,4 +573,12 @@ export class ToolHost {
     })();
     this.active.set(call.id, entry);
   }
+}
+
+/** What to change so a Tool is offered, naming what only this host may see (its reserved argument names). */
+function fixFor(tool: DefinedTool | undefined): string {
+  const reserved = tool ? reservedArguments(tool.definition) : [];
+  return reserved.length
+    ? ` Rename ${reserved.map((n) => `"${n}"`).join(", ")} in this Tool's input schema (names starting with "__" are reserved) and restart the host.`
+    : " Change the Tool's input schema and restart the host.";
 }

@@ -21,6 +21,6 @@ export {
   ToolDefinitionError,
   ToolHostError,
 } from "./errors.ts";
-export { createToolHost, ToolHost, type ToolHostOptions, type ToolHostState } from "./host.ts";
+export { createToolHost, type ServeSummary, ToolHost, type ToolHostOptions, type ToolHostState } from "./host.ts";
 export type { Logger } from "./logger.ts";
-export { SDK_VERSION } from "./version.ts";
+export { SDK_PACKAGE, SDK_VERSION } from "./version.ts";

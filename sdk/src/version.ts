@@ -1,2 +1,3 @@
-/** This package's version, sent in the User-Agent (kept equal to package.json by a test). */
-export const SDK_VERSION = "0.1.0";
+/** This package's name and version, sent in its registration and User-Agent (kept equal to package.json by a test). */
+export const SDK_PACKAGE = "@quartermaster/tool-host";
+export const SDK_VERSION = "0.2.0";

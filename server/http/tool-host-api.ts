@@ -74,6 +74,8 @@ export const handleRegistration = jsonErrors("registration", async (req, host) =
   const result = await registerTools(host, body);
   return Response.json({
     status: "registered",
+    sourceId: host.id,
+    heartbeatTimeoutSeconds: host.heartbeatTimeoutSeconds,
     tools: result.toolCount,
     added: result.added,
     removed: result.removed,

@@ -29,8 +29,10 @@ export const TOOL_HOST_LIMITS = {
   TOOL_DESCRIPTION_CHARS: setting(4096, "Tool description"),
   SCHEMA_DEPTH: setting(64, "levels of a Tool's JSON Schemas"),
   SCHEMA_NODES: setting(100_000, "JSON nodes across a Tool's input and output schemas"),
+  HOST_INFO_CHARS: contract(128, "a registration's hostInfo name or version"),
 
   // ── Calls and results ──
+  CALL_TOP_LEVEL_ARGUMENTS: setting(256, "top-level properties of Tool Call arguments"),
   SDK_RESULT_SUBMISSION_BYTES: setting(4 * MiB, "one SDK Tool Result submission"),
   SDK_RESULT_OUTPUT_CHARS: setting(1_048_576, "an SDK Tool Result's output as the model reads it"),
   // Not in the spec's table: without it a Source that never answers would hold the agent's request open.

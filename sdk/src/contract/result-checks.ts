@@ -38,3 +38,48 @@ export function checkResultError(error: string): ContractFailure<ResultFailureCo
     ? { code: "TOOL_RESULT_NUL", message: "The SDK Tool Host's error message contains a NUL character.", details: {} }
     : null;
 }
+
+/** A submitted result as the Tool Host API takes it. */
+export type SubmittedResult = { output: string } | { error: string };
+
+/** The MCP Tool Result an agent at /mcp gets for a submitted result. */
+export interface ShapedToolResult {
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: true;
+}
+
+/**
+ * A host Tool declared with an output schema sends its value as JSON text (the contract's one
+ * output string); clients that see the listed outputSchema refuse a result without
+ * structuredContent, so a JSON object output travels as both, as the MCP spec recommends.
+ */
+function structuredOf(output: string): { structuredContent?: Record<string, unknown> } {
+  if (!output.startsWith("{")) return {};
+  try {
+    const value: unknown = JSON.parse(output);
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? { structuredContent: value as Record<string, unknown> }
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * What the agent gets for a submitted result, or why its call fails instead: Quartermaster
+ * answers /mcp with this, and the SDK's testing harness shows a developer the same.
+ */
+export function shapeToolResult(
+  submitted: SubmittedResult,
+): { ok: true; value: ShapedToolResult } | { ok: false; failure: ContractFailure<ResultFailureCode> } {
+  const failure = "error" in submitted ? checkResultError(submitted.error) : checkResultOutput(submitted.output);
+  if (failure) return { ok: false, failure };
+  return {
+    ok: true,
+    value:
+      "error" in submitted
+        ? { content: [{ type: "text", text: submitted.error }], isError: true }
+        : { content: [{ type: "text", text: submitted.output }], ...structuredOf(submitted.output) },
+  };
+}

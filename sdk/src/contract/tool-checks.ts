@@ -211,6 +211,30 @@ export function checkRegistration(body: unknown): Checked<CheckedTool[]> {
   return { ok: true, value: checked };
 }
 
+/** What a host says it runs, e.g. { name: "@quartermaster/tool-host", version: "0.2.0" }. */
+export interface HostInfo {
+  name: string;
+  version: string;
+}
+
+/**
+ * A registration's optional `hostInfo` (shown to operators beside the host): absent is
+ * fine, anything else must be two short strings, so a typo is refused rather than lost.
+ */
+export function checkHostInfo(body: unknown): Checked<HostInfo | null> {
+  const info = (body as { hostInfo?: unknown } | null)?.hostInfo;
+  if (info === undefined || info === null) return { ok: true, value: null };
+  const max = L.HOST_INFO_CHARS.value;
+  const fits = (v: unknown): v is string => typeof v === "string" && v.trim().length > 0 && [...v].length <= max;
+  if (!isObject(info) || !fits(info.name) || !fits(info.version))
+    return refuse(
+      "CATALOG_MALFORMED_RESPONSE",
+      `"hostInfo" must be { "name": string, "version": string }, each 1–${max} characters (what the host runs, e.g. { "name": "@quartermaster/tool-host", "version": "0.2.0" }).`,
+      { field: "hostInfo", limit: max, unit: "characters" },
+    );
+  return { ok: true, value: { name: info.name.trim(), version: info.version.trim() } };
+}
+
 /** The body-size ceiling, on the exact text that would be sent. */
 export function checkRegistrationBodyBytes(bytes: number): ContractFailure | null {
   if (bytes <= L.SDK_REGISTRATION_BODY_BYTES.value) return null;

@@ -7,7 +7,7 @@
  */
 
 import { z } from "zod";
-import { checkResultError, checkResultOutput } from "@/sdk/src/contract/result-checks";
+import { type SubmittedResult, shapeToolResult } from "@/sdk/src/contract/result-checks";
 import { fmt } from "@/universal/format";
 import { getDb } from "../../db";
 import { DomainError, isToolCallFailure, type ToolCallFailure, type ToolCallFailureCode } from "../../errors";
@@ -165,34 +165,11 @@ export interface SubmissionOutcome {
   unknown: string[];
 }
 
-/**
- * A host's output as the Tool Result its caller gets, or a failure of that one call. The
- * rules are the SDK Tool Host contract's (sdk/src/contract/result-checks.ts), which the SDK
- * applies before sending.
- */
-function resultOf(submitted: { output: string } | { error: string }): ToolResult {
-  const failure = "error" in submitted ? checkResultError(submitted.error) : checkResultOutput(submitted.output);
-  if (failure) throw new DomainError(failure.code, failure.message, failure.details);
-  return "error" in submitted
-    ? acceptToolResult({ content: [{ type: "text", text: submitted.error }], isError: true })
-    : acceptToolResult({ content: [{ type: "text", text: submitted.output }], ...structuredOf(submitted.output) });
-}
-
-/**
- * A host Tool declared with an output schema sends its value as JSON text (the contract's one
- * output string); clients that see the listed outputSchema refuse a result without
- * structuredContent, so a JSON object output travels as both, as the MCP spec recommends.
- */
-function structuredOf(output: string): { structuredContent?: Record<string, unknown> } {
-  if (!output.startsWith("{")) return {};
-  try {
-    const value: unknown = JSON.parse(output);
-    return value && typeof value === "object" && !Array.isArray(value)
-      ? { structuredContent: value as Record<string, unknown> }
-      : {};
-  } catch {
-    return {};
-  }
+/** A host's output as the Tool Result its caller gets (the contract's shape), or a failure of that one call. */
+function resultOf(submitted: SubmittedResult): ToolResult {
+  const shaped = shapeToolResult(submitted);
+  if (!shaped.ok) throw new DomainError(shaped.failure.code, shaped.failure.message, shaped.failure.details);
+  return acceptToolResult({ ...shaped.value });
 }
 
 /** Takes a host's results; each reaches its caller, as the result or as a failure of that call. */

@@ -4,7 +4,7 @@
  * speaks again.
  */
 
-import { checkRegistration } from "@/sdk/src/contract/tool-checks";
+import { checkHostInfo, checkRegistration, type HostInfo } from "@/sdk/src/contract/tool-checks";
 import type { Actor } from "../../actor";
 import { SYSTEM } from "../../actor";
 import { getDb } from "../../db";
@@ -51,10 +51,12 @@ export function hostActor(host: ToolHost): Actor {
  * checks are the SDK's own (sdk/src/contract/tool-checks.ts): a host built with the SDK
  * learns of a refusal at start-up, with this code and message, before sending anything.
  */
-export function validateRegistration(body: unknown): PublishedTool[] {
+export function validateRegistration(body: unknown): { tools: PublishedTool[]; hostInfo: HostInfo | null } {
   const checked = checkRegistration(body);
   if (!checked.ok) throw new DomainError(checked.failure.code, checked.failure.message, checked.failure.details);
-  return checked.value.map((tool) => published({ ok: true, value: tool }));
+  const info = checkHostInfo(body);
+  if (!info.ok) throw new DomainError(info.failure.code, info.failure.message, info.failure.details);
+  return { tools: checked.value.map((tool) => published({ ok: true, value: tool })), hostInfo: info.value };
 }
 
 /** Brings a silent host's Tools back, recording the gain once per Tool. */
@@ -85,8 +87,9 @@ export async function registerTools(host: ToolHost, body: unknown) {
   const db = await getDb();
   const at = new Date();
   let tools: PublishedTool[];
+  let hostInfo: HostInfo | null;
   try {
-    tools = validateRegistration(body);
+    ({ tools, hostInfo } = validateRegistration(body));
   } catch (error) {
     if (isCheckFailure(error)) {
       // A refused registration changes nothing in the catalog, but the operator sees why.
@@ -137,14 +140,21 @@ export async function registerTools(host: ToolHost, body: unknown) {
         changed: result.changed,
       },
     });
+    const software = hostInfo ? `${hostInfo.name} ${hostInfo.version}` : null;
     await tx.$executeRaw`UPDATE source SET "lastHeartbeatAt" = ${at}, "lastCheckAt" = ${at}, "lastSuccessAt" = ${at}, "failingSince" = NULL,
-      "lastFailureCode" = NULL, "lastFailureMessage" = NULL, "lastFailureDetails" = NULL WHERE id = ${host.id}`;
+      "lastFailureCode" = NULL, "lastFailureMessage" = NULL, "lastFailureDetails" = NULL, "hostSoftware" = ${software} WHERE id = ${host.id}`;
     await recordAudit(tx, hostActor(host), {
       action: "source.register",
       targetType: "source",
       targetId: host.id,
       targetLabel: host.name,
-      details: { tools: tools.length, added: result.added, removed: result.removed, changed: result.changed },
+      details: {
+        tools: tools.length,
+        added: result.added,
+        removed: result.removed,
+        changed: result.changed,
+        ...(software ? { hostSoftware: software } : {}),
+      },
     });
   });
   // The host learns which of its Tools no model is offered, and why, from the catalog as stored.

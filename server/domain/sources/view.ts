@@ -11,6 +11,7 @@ export const SOURCE_PUBLIC = {
   headerNames: true,
   checkIntervalSeconds: true,
   hostTokenPrefix: true,
+  hostSoftware: true,
   heartbeatTimeoutSeconds: true,
   lastHeartbeatAt: true,
   hostSilentSince: true,

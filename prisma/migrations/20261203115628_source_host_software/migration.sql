@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "source" ADD COLUMN     "hostSoftware" TEXT;
