@@ -1,7 +1,7 @@
 /**
  * A small invoicing service as an SDK Tool Host: three Tools over an in-memory ledger.
  *
- *   QM_URL=http://127.0.0.1:3000 QM_HOST_TOKEN=qm_host_… npx tsx sdk/examples/invoicing.ts
+ *   QM_URL=http://127.0.0.1:3000 QM_HOST_TOKEN=qm_host_… npx tsx examples/invoicing.ts   (node_modules/@quartermaster/tool-host/examples/ once installed)
  *
  * `addInvoicingTools` is exported so Quartermaster's demo serves the same Tools.
  */
