@@ -9,6 +9,7 @@ import {
   createToolHost,
   type Logger,
   RegistrationError,
+  SDK_VERSION,
   type ToolHostOptions,
 } from "@quartermaster/tool-host";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -449,9 +450,27 @@ describe("an SDK Tool Host built with @quartermaster/tool-host", () => {
         input: z.object({ id: z.string() }),
         handler: () => "ok",
       });
-    await expect(host.serve()).resolves.toBeUndefined();
+    // serve() resolves with what Quartermaster registered and offers, and why the rest is not offered.
+    const summary = await host.serve();
+    expect(summary).toMatchObject({
+      sourceId: source.id,
+      registered: [refund, ledger, invoice],
+      offered: [invoice],
+      added: 3,
+      paused: false,
+      heartbeatTimeoutSeconds: 60,
+      heartbeatIntervalMs: 20_000,
+    });
+    expect(summary.notOffered.map((t) => [t.tool, t.state])).toEqual([
+      [ledger, "input_not_object"],
+      [refund, "schema_unsupported"],
+    ]);
 
     const db = await getDb();
+    // The registration said what the host runs; the Source shows it.
+    expect((await db.source.findUniqueOrThrow({ where: { id: source.id } })).hostSoftware).toBe(
+      `@quartermaster/tool-host ${SDK_VERSION}`,
+    );
     const stored = await db.tool.findMany({ where: { sourceId: source.id }, orderBy: { nativeName: "asc" } });
     expect(Object.fromEntries(stored.map((t) => [t.nativeName, t.compatibility]))).toEqual({
       [refund]: "schema_unsupported",

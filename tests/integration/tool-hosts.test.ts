@@ -51,6 +51,8 @@ describe("SDK Tool Host API", () => {
       status: 200,
       body: {
         status: "registered",
+        sourceId: source.id,
+        heartbeatTimeoutSeconds: expect.any(Number),
         tools: 3,
         added: 3,
         removed: 0,
