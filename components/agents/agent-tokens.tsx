@@ -14,7 +14,7 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { parseError } from "@/components/ui/parse-error";
 import { QueryView } from "@/components/ui/query-view";
-import { MOMENT, RelativeTime } from "@/components/ui/relative-time";
+import { momentColumn } from "@/components/ui/relative-time";
 import { ACTIONS_HEADER, RowsTable } from "@/components/ui/rows-table";
 import { EmptyState } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
@@ -79,18 +79,8 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
                 { key: "name", header: "Name", className: "font-medium", cell: (t) => t.name },
                 // The stored prefix ends with its own ellipsis.
                 { key: "token", header: "Token", cell: (t) => <code className="font-mono text-xs">{t.prefix}</code> },
-                {
-                  key: "created",
-                  header: "Created",
-                  className: MOMENT,
-                  cell: (t) => <RelativeTime at={t.createdAt} now={now} />,
-                },
-                {
-                  key: "used",
-                  header: "Last used",
-                  className: MOMENT,
-                  cell: (t) => <RelativeTime at={t.lastUsedAt} now={now} />,
-                },
+                momentColumn<AgentToken>("created", "Created", (r) => r.createdAt, now),
+                momentColumn<AgentToken>("used", "Last used", (r) => r.lastUsedAt, now),
                 {
                   key: "status",
                   header: "Status",

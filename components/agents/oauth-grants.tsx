@@ -8,10 +8,11 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { RevokeDialog, useRevoke } from "@/components/ui/credentials";
 import { QueryView } from "@/components/ui/query-view";
-import { MOMENT, RelativeTime } from "@/components/ui/relative-time";
+import { MOMENT, momentColumn, RelativeTime } from "@/components/ui/relative-time";
 import { ACTIONS_HEADER, RowsTable } from "@/components/ui/rows-table";
 import { EmptyState } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
+import type { OAuthGrant } from "./types";
 
 /** Clients that signed in with OAuth as this identity (docs/mcp.md), each revocable. */
 export function OAuthGrants({ identity }: { identity: { id: string; name: string } }) {
@@ -54,18 +55,8 @@ export function OAuthGrants({ identity }: { identity: { id: string; name: string
               columns={[
                 { key: "client", header: "Client", className: "font-medium", cell: (g) => g.clientName },
                 { key: "by", header: "Approved by", cell: (g) => g.approvedBy ?? "—" },
-                {
-                  key: "approved",
-                  header: "Approved",
-                  className: MOMENT,
-                  cell: (g) => <RelativeTime at={g.approvedAt} now={now} />,
-                },
-                {
-                  key: "token",
-                  header: "Last token issued",
-                  className: MOMENT,
-                  cell: (g) => <RelativeTime at={g.lastTokenAt} now={now} />,
-                },
+                momentColumn<OAuthGrant>("approved", "Approved", (r) => r.approvedAt, now),
+                momentColumn<OAuthGrant>("token", "Last token issued", (r) => r.lastTokenAt, now),
                 {
                   key: "used",
                   header: "Last used",

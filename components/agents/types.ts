@@ -10,4 +10,5 @@ export type Budget = IdentityView["budget"];
 export type AssignedSource = IdentityView["sources"][number];
 export type HoldingChange = Outputs["identities"]["losses"]["items"][number];
 export type AgentToken = Outputs["identities"]["tokens"][number];
+export type OAuthGrant = Outputs["identities"]["oauthGrants"][number];
 export type ConfusableView = Outputs["identities"]["confusable"];

@@ -5,7 +5,7 @@ import { type ReactNode, useMemo } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { formatBytes } from "@/components/ui/format";
-import { RelativeTime } from "@/components/ui/relative-time";
+import { momentColumn } from "@/components/ui/relative-time";
 import { EmptyState } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
@@ -29,13 +29,7 @@ export function OutcomeBadge({ outcome, code }: { outcome: CallOutcome; code: st
 
 function columnsAt(now: number, hide: { identity?: boolean; tool?: boolean }): Column<Call>[] {
   const columns: (Column<Call> | false)[] = [
-    {
-      key: "when",
-      header: "When",
-      width: "w-32",
-      className: "whitespace-nowrap text-muted",
-      cell: (c) => <RelativeTime at={c.startedAt} now={now} />,
-    },
+    momentColumn("when", "When", (c) => c.startedAt, now, { width: "w-32" }),
     !hide.identity && {
       key: "identity",
       header: "Agent Identity",

@@ -6,7 +6,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { ClearFilters, FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";
 import { PageHeader } from "@/components/ui/page-header";
-import { RelativeTime } from "@/components/ui/relative-time";
+import { momentColumn } from "@/components/ui/relative-time";
 import { EmptyState } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
@@ -28,14 +28,8 @@ type ActorType = Exclude<(typeof ACTOR_TYPES)[number]["value"], "">;
 
 function columnsAt(now: number, open: (e: AuditEvent) => void): Column<AuditEvent>[] {
   return [
-    {
-      key: "when",
-      header: "When",
-      // On a phone the action (the row's name, which opens it) takes what When and Object leave.
-      width: "w-36 max-md:w-24",
-      className: "whitespace-nowrap text-muted",
-      cell: (e) => <RelativeTime at={e.at} now={now} />,
-    },
+    // On a phone the action (the row's name, which opens it) takes what When and Object leave.
+    momentColumn("when", "When", (e) => e.at, now, { width: "w-36 max-md:w-24" }),
     {
       key: "actor",
       wideOnly: true,

@@ -36,7 +36,6 @@ export function useRevoke<T extends { id: string; name: string }>(revoke: Revoke
     setTarget(null);
   };
   return {
-    target,
     ask: (item: T) => setTarget(item),
     dialog: {
       target,

@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import { formatDateTime, formatRelative } from "./format";
 import { Td } from "./table";
+import type { Column } from "./virtual-list/virtual-table";
 
 /** A moment as people read it ("3 minutes ago"), the exact time on hover and in the markup; "never" when there is none. */
 export function RelativeTime({ at, now }: { at: Date | string | null | undefined; now?: number }) {
@@ -36,4 +37,15 @@ export function TimeCell({
       {children}
     </Td>
   );
+}
+
+/** A table column of one moment per row, for RowsTable and VirtualTable alike. */
+export function momentColumn<T>(
+  key: string,
+  header: string,
+  at: (row: T) => Date | string | null | undefined,
+  now?: number,
+  extra: Partial<Column<T>> = {},
+): Column<T> {
+  return { key, header, className: MOMENT, cell: (row) => <RelativeTime at={at(row)} now={now} />, ...extra };
 }
