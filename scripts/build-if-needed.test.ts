@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildNeeded, elapsedInWords } from "./build-if-needed";
+import { readFileSync } from "node:fs";
+import { buildIfNeededWithProgress, buildNeeded, elapsedInWords } from "./build-if-needed";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -27,6 +28,24 @@ describe("npm start's build", () => {
     const later = new Date(Date.now() + 60_000);
     utimesSync(path.join(root, "app", "page.tsx"), later, later);
     expect(buildNeeded(root)).toBe("sources changed");
+  });
+
+  it("two starts at once in one folder run one build; the second waits for it and finds it current", async () => {
+    const root = project();
+    // Stands in for next build: slow enough that the second start arrives while it runs.
+    const bin = path.join(root, "node_modules", "next", "dist", "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(
+      path.join(bin, "next"),
+      `const fs = require("node:fs"); const p = require("node:path");
+       fs.appendFileSync(p.join(${JSON.stringify(root)}, "builds.log"), "start\\n");
+       setTimeout(() => { fs.mkdirSync(p.join(${JSON.stringify(root)}, ".next"), { recursive: true });
+         fs.writeFileSync(p.join(${JSON.stringify(root)}, ".next", "BUILD_ID"), "x");
+         fs.appendFileSync(p.join(${JSON.stringify(root)}, "builds.log"), "end\\n"); }, 1500);`,
+    );
+    await Promise.all([buildIfNeededWithProgress(root), buildIfNeededWithProgress(root)]);
+    expect(readFileSync(path.join(root, "builds.log"), "utf8")).toBe("start\nend\n");
+    expect(buildNeeded(root)).toBeNull();
   });
 
   it("says how long it has been going in words", () => {

@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { claimFolderLock } from "@/server/db/lock";
 
 const BUILD_INPUTS = [
   "app",
@@ -64,8 +65,39 @@ export function elapsedInWords(ms: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
 }
 
-/** Builds when needed, saying what to expect and how long it has been going (npm start). */
+/** How often a start that found another building looks whether it has finished. */
+const BUILD_WAIT_POLL_MS = 1_000;
+
+/**
+ * Builds when needed, saying what to expect and how long it has been going (npm start).
+ * One build at a time in a folder: two instances started together from one checkout used to
+ * run two `next build`s into the same .next, and one failed. The second waits for the
+ * first, then finds the build current.
+ */
 export async function buildIfNeededWithProgress(ROOT: string): Promise<void> {
+  if (!buildNeeded(ROOT)) return;
+  let said = false;
+  for (;;) {
+    const claim = await claimFolderLock(ROOT, "build");
+    if ("release" in claim) {
+      try {
+        return await buildWithProgress(ROOT);
+      } finally {
+        await claim.release();
+      }
+    }
+    if (!said) {
+      said = true;
+      console.log(
+        `Another start (${claim.heldBy ? `process ${claim.heldBy}` : "another process"}) is building the console in this folder; waiting for it…`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, BUILD_WAIT_POLL_MS));
+  }
+}
+
+async function buildWithProgress(ROOT: string): Promise<void> {
+  // Looked at again under the lock: a build that finished while this start waited is current.
   const why = buildNeeded(ROOT);
   if (!why) return;
   console.log(

@@ -13,7 +13,7 @@ import { releaseHeldLeases } from "@/server/domain/catalog/lease";
 import { startScheduler } from "@/server/domain/catalog/scheduler";
 import { seedDemo } from "@/server/domain/demo/seed";
 import { startMemoryScheduler } from "@/server/domain/memory/scheduler";
-import { prepareDatabase } from "@/server/domain/system/bootstrap";
+import { duringStartup, prepareDatabase } from "@/server/domain/system/bootstrap";
 import { warmSearchSegments } from "@/server/domain/tool-selection/segments";
 import { leavePool } from "@/server/http/drain";
 import { startHttpServer } from "@/server/http/serve";
@@ -57,7 +57,9 @@ async function main() {
       "QM_SECRET is not set: this instance signs sessions and seals Source headers with a secret generated in its own data folder; other instances on this database must share one QM_SECRET (docs/deploy.md)",
     );
   demoMcp = env.QM_DEMO ? await startDemoMcpServer() : null;
-  const demo = demoMcp ? await seedDemo({ firstRun, demoMcpUrl: demoMcp.url }) : null;
+  // Another instance starting beside this one may be seeding: seedDemo sees its mark once it is done.
+  const demoUrl = demoMcp?.url;
+  const demo = demoUrl ? await duringStartup(() => seedDemo({ firstRun, demoMcpUrl: demoUrl })) : null;
   if (demoMcp && !demo) {
     await demoMcp.stop();
     demoMcp = null;

@@ -21,9 +21,11 @@ interface Holder {
   since: string;
 }
 
-function socketName(folder: string): string {
+/** `purpose` keeps locks on one folder for different ends apart ("" is the database's). */
+function socketName(folder: string, purpose = ""): string {
   const id = createHash("sha256").update(realpathSync(folder)).digest("hex").slice(0, 32);
-  return process.platform === "linux" ? `\0quartermaster-${id}` : path.join(os.tmpdir(), `quartermaster-${id}.sock`);
+  const name = `quartermaster-${purpose ? `${purpose}-` : ""}${id}`;
+  return process.platform === "linux" ? `\0${name}` : path.join(os.tmpdir(), `${name}.sock`);
 }
 
 function listen(server: net.Server, name: string): Promise<void> {
@@ -59,9 +61,15 @@ function askHolder(name: string): Promise<Holder | null> {
   });
 }
 
-/** Locks `folder` (which must exist) for this process; resolves to the function that lets go. */
-export async function lockDataFolder(folder: string): Promise<() => Promise<void>> {
-  const name = socketName(folder);
+/**
+ * Takes the lock named for `folder` and `purpose`; resolves to the function that lets go,
+ * or to the holder (its pid, 0 when it did not say) when a live process has it.
+ */
+export async function claimFolderLock(
+  folder: string,
+  purpose = "",
+): Promise<{ release: () => Promise<void> } | { heldBy: number }> {
+  const name = socketName(folder, purpose);
   const holder: Holder = { pid: process.pid, since: new Date().toISOString() };
   const server = net.createServer((socket) => socket.end(JSON.stringify(holder)));
   for (let attempt = 0; ; attempt++) {
@@ -75,21 +83,34 @@ export async function lockDataFolder(folder: string): Promise<() => Promise<void
         rmSync(name, { force: true }); // a socket file its process left behind
         continue;
       }
-      const who = other?.pid ? `process ${other.pid}` : "another process";
-      throw new Error(
-        `The embedded database in ${folder} is in use by ${who} (probably a running Quartermaster). Stop it first, or set DATABASE_URL to use a PostgreSQL server.`,
-      );
+      return { heldBy: other?.pid ?? 0 };
     }
   }
   // The lock must not keep the process alive, and it ends with it.
   server.unref();
-  const info = path.join(folder, "quartermaster.lock");
-  writeFileSync(info, JSON.stringify(holder), { mode: 0o600 });
   let released = false;
+  return {
+    release: async () => {
+      if (released) return;
+      released = true;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Locks `folder` (which must exist) for this process; resolves to the function that lets go. */
+export async function lockDataFolder(folder: string): Promise<() => Promise<void>> {
+  const claim = await claimFolderLock(folder);
+  if ("heldBy" in claim) {
+    const who = claim.heldBy ? `process ${claim.heldBy}` : "another process";
+    throw new Error(
+      `The embedded database in ${folder} is in use by ${who} (probably a running Quartermaster). Stop it first, or set DATABASE_URL to use a PostgreSQL server.`,
+    );
+  }
+  const info = path.join(folder, "quartermaster.lock");
+  writeFileSync(info, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }), { mode: 0o600 });
   return async () => {
-    if (released) return;
-    released = true;
     rmSync(info, { force: true });
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await claim.release();
   };
 }

@@ -51,11 +51,21 @@ describe.runIf(usePostgres)("several instances on one PostgreSQL database", () =
   }, 120_000);
 
   it("three start at once on an empty database and all become ready; one of an older schema is refused", async () => {
+    // Each is told to create the same bootstrap admin and API key, as a scale-out's
+    // instances share one configuration: one creates them, the others find them.
+    const bootstrap = {
+      QM_BOOTSTRAP_ADMIN_EMAIL: "scale-out-admin@example.com",
+      QM_BOOTSTRAP_ADMIN_PASSWORD: "scale-out-password-1",
+      QM_BOOTSTRAP_API_KEY: "qm_scale_out_bootstrap_key_0123456789abcdef",
+    };
     for (const n of ["a", "b", "c"])
-      instances.push(await startInstance({ name: n, databaseUrl: url, baseUrl: balancer.url }));
+      instances.push(await startInstance({ name: n, databaseUrl: url, baseUrl: balancer.url, env: bootstrap }));
     await Promise.all(instances.map((i) => i.waitReady(150_000)));
     const migrated = instances.filter((i) => i.output().includes('"msg":"migrations applied"'));
     expect(migrated.map((i) => i.name)).toHaveLength(1);
+    const created = instances.filter((i) => /"created":true,"msg":"bootstrap admin ready"/.test(i.output()));
+    expect(created).toHaveLength(1);
+    for (const i of instances) expect(i.output()).toContain('"msg":"bootstrap API key ready"');
     balancer.setUpstreams(instances.map((i) => i.url));
 
     // A fourth whose code is older: its migrations folder lacks the newest migration.
