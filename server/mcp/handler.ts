@@ -31,6 +31,8 @@ import { inRevision2025Codes, jsonRpcErrorResponse } from "./errors";
 import { legacyRevision, SERVED_REVISIONS } from "./revisions";
 import { buildMcpServer } from "./server";
 
+const INSTRUCTED = new Set(["initialize", "server/discover"]);
+
 function originAllowed(request: Request): boolean {
   const origin = request.headers.get("origin");
   // Agents are not browsers: they send no Origin. A browser always does, cross-site. The
@@ -44,7 +46,9 @@ function serverFor(authInfo: AuthInfo | undefined, request: Request | undefined,
   const actor = authInfo?.extra?.actor as Actor | undefined;
   if (!actor) throw new Error("/mcp handler reached without an authenticated actor");
   // A call in flight is abandoned (its Source exchange aborted) when the agent hangs up.
-  return buildMcpServer(actor, request?.signal ?? new AbortController().signal, revision);
+  return buildMcpServer(actor, request?.signal ?? new AbortController().signal, revision, {
+    instructions: authInfo?.extra?.instructions !== false,
+  });
 }
 
 // 2026-07-28 requests: the SDK's handler, one for the process; it builds a server per
@@ -173,7 +177,10 @@ async function answerMcpPost(request: Request): Promise<Response> {
     );
   const method = (parsedBody as { method?: unknown } | null)?.method;
   if (typeof method === "string") annotateSpan({ "mcp.method.name": method.slice(0, 100) });
-  const authInfo: AuthInfo = { token, clientId: actorId(actor) ?? "", scopes: [], extra: { actor } };
+  // Only initialize (2025 revisions) and server/discover (2026-07-28) answer with the
+  // identity's instructions: any other request skips reading them (a query per call).
+  const instructions = typeof method !== "string" || INSTRUCTED.has(method);
+  const authInfo: AuthInfo = { token, clientId: actorId(actor) ?? "", scopes: [], extra: { actor, instructions } };
   if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
   return modern.fetch(request, { authInfo, parsedBody });
 }

@@ -37,8 +37,16 @@ import { builtInTool, builtInTools } from "./tools/registry";
 
 const isNotFound = (error: unknown) => isDomainError(error) && (error as { code: string }).code === "NOT_FOUND";
 
-/** `revision`: what the request speaks (revisions.ts); results are shaped for it (downgrade.ts). */
-export async function buildMcpServer(actor: Actor, signal: AbortSignal, revision: string): Promise<Server> {
+/**
+ * `revision`: what the request speaks (revisions.ts); results are shaped for it (downgrade.ts).
+ * `instructions: false` for a request whose answer cannot carry them (not initialize or server/discover).
+ */
+export async function buildMcpServer(
+  actor: Actor,
+  signal: AbortSignal,
+  revision: string,
+  options: { instructions: boolean } = { instructions: true },
+): Promise<Server> {
   const agent = actor as AgentActor;
   const server = new Server(
     { name: "quartermaster", title: "Quartermaster", version: "1.0.0" },
@@ -49,7 +57,7 @@ export async function buildMcpServer(actor: Actor, signal: AbortSignal, revision
         resources: { listChanged: false, subscribe: false },
         prompts: { listChanged: false },
       },
-      instructions: await instructionsFor(agent.identityId),
+      ...(options.instructions ? { instructions: await instructionsFor(agent.identityId) } : {}),
       // A listing is stable within a day (domain/agent-tools/exposure.ts): 2026-07-28 clients may keep it a while.
       cacheHints: { "tools/list": { ttlMs: LIMITS.LISTING_TTL_MS.value } },
       // A confirmation's requestState is checked (seal, identity, expiry) before tools/call runs.
