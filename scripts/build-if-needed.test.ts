@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
 import { buildIfNeededWithProgress, buildNeeded, elapsedInWords } from "./build-if-needed";
 
 const dirs: string[] = [];
