@@ -9,7 +9,7 @@ import type { Tx } from "./types";
 export interface BulkColumn {
   name: string;
   /** SQL type of the recordset field (json has only text/number/boolean) … */
-  type: "text" | "integer" | "timestamp(3)" | "text[]";
+  type: "text" | "integer" | "boolean" | "timestamp(3)" | "text[]";
   /** … and an optional cast into the column's own type (enums). */
   cast?: string;
 }

@@ -9,7 +9,9 @@
  * CALL_LOG_BUFFER_ROWS the oldest are dropped and counted (qm_call_log_dropped_total),
  * so a database outage cannot exhaust memory.
  */
+import { randomUUID } from "node:crypto";
 import { getDb } from "../../db";
+import { type BulkColumn, bulkInsert } from "../../db/bulk";
 import type { Tx } from "../../db/types";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
@@ -141,6 +143,34 @@ function payloads(argsText: string, resultText: string, carried: Carried) {
   return { arguments: clip(argsText), result: clip(resultText), memoryIds: carried.ids };
 }
 
+/**
+ * One statement with one parameter per batch (db/bulk.ts): createMany bound every cell of
+ * up to CALL_LOG_FLUSH_ROWS rows as its own parameter, and under load that statement's
+ * planning was most of the database's share of a call's CPU.
+ */
+const CALL_LOG_COLUMNS: BulkColumn[] = [
+  { name: "id", type: "text" },
+  { name: "startedAt", type: "timestamp(3)" },
+  { name: "durationMs", type: "integer" },
+  { name: "identityId", type: "text" },
+  { name: "identityName", type: "text" },
+  { name: "tokenId", type: "text" },
+  { name: "toolName", type: "text" },
+  { name: "builtIn", type: "boolean" },
+  { name: "toolId", type: "text" },
+  { name: "nativeName", type: "text" },
+  { name: "sourceId", type: "text" },
+  { name: "sourceName", type: "text" },
+  { name: "outcome", type: "text", cast: "CallOutcome" },
+  { name: "failureCode", type: "text" },
+  { name: "bytesIn", type: "integer" },
+  { name: "bytesOut", type: "integer" },
+  { name: "arguments", type: "text" },
+  { name: "result", type: "text" },
+  { name: "payloadExpiresAt", type: "timestamp(3)" },
+  { name: "memoryIds", type: "text[]" },
+];
+
 async function writeBatch(batch: FinishedCall[]): Promise<void> {
   const db = await getDb();
   const identityIds = [...new Set(batch.map((c) => c.identityId))];
@@ -172,11 +202,22 @@ async function writeBatch(batch: FinishedCall[]): Promise<void> {
     capture.has(c.identityId) ? memoryIdCandidates([c.arguments, c.result]) : undefined,
   );
 
-  if (candidates.every((c) => c === undefined)) await db.callLog.createMany({ data: batch.map((c) => row(c, null)) });
+  if (candidates.every((c) => c === undefined))
+    await bulkInsert(
+      db,
+      "call_log",
+      CALL_LOG_COLUMNS,
+      batch.map((c) => row(c, null)),
+    );
   else
     await db.$transaction(async (tx) => {
       const carried = await memoriesCarried(tx, candidates);
-      await tx.callLog.createMany({ data: batch.map((c, i) => row(c, carried[i] ?? null)) });
+      await bulkInsert(
+        tx,
+        "call_log",
+        CALL_LOG_COLUMNS,
+        batch.map((c, i) => row(c, carried[i] ?? null)),
+      );
     });
 
   function row(c: FinishedCall, carried: Carried) {
@@ -185,6 +226,7 @@ async function writeBatch(batch: FinishedCall[]): Promise<void> {
     const t = c.builtIn || c.source ? undefined : tool.get(c.toolName);
     const keepDays = capture.get(c.identityId);
     return {
+      id: randomUUID(),
       startedAt: c.startedAt,
       durationMs: c.durationMs,
       identityId: c.identityId,
@@ -210,7 +252,7 @@ async function writeBatch(batch: FinishedCall[]): Promise<void> {
             ...payloads(argsText, resultText, carried),
             payloadExpiresAt: new Date(c.startedAt.getTime() + keepDays * 86_400_000),
           }
-        : {}),
+        : { memoryIds: [] }),
     };
   }
 }
