@@ -4,9 +4,29 @@
  * DURATION_MS. Prints one JSON line: calls, errors, wall time and every call's latency.
  * QM_URL may list several instances (comma-separated): agent i calls the (i mod n)th, as
  * a round-robin balancer would spread them, without a balancer process in the way.
+ * HOP_URL instead: the agents call that MCP endpoint as it is (the bare pass-through hop to
+ * the benchmark's Source), each in a session of its own, as that 2025-era server requires.
  */
-const urls = (process.env.QM_URL ?? "").split(",").map((u) => `${u.trim()}/mcp`);
+const urls = process.env.HOP_URL
+  ? [process.env.HOP_URL]
+  : (process.env.QM_URL ?? "").split(",").map((u) => `${u.trim()}/mcp`);
 const token = process.env.QM_AGENT_TOKEN ?? "";
+const sessions: (string | undefined)[] = [];
+
+async function openSession(agent: number): Promise<void> {
+  const res = await fetch(urls[0] ?? "", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench-agent", version: "1" } },
+    }),
+  });
+  await res.text();
+  sessions[agent] = res.headers.get("mcp-session-id") ?? undefined;
+}
 const agents = Number(process.env.AGENTS ?? 50);
 const durationMs = Number(process.env.DURATION_MS ?? 10_000);
 
@@ -14,7 +34,8 @@ async function callOnce(agent: number, n: number): Promise<boolean> {
   const res = await fetch(urls[agent % urls.length] ?? "", {
     method: "POST",
     headers: {
-      authorization: `Bearer ${token}`,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(sessions[agent] ? { "mcp-session-id": sessions[agent], "mcp-protocol-version": "2025-06-18" } : {}),
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
     },
@@ -29,6 +50,7 @@ async function callOnce(agent: number, n: number): Promise<boolean> {
   return res.ok && !body.result?.isError && body.result?.content?.[0]?.text === `echo: agent ${agent} call ${n}`;
 }
 
+if (process.env.HOP_URL) await Promise.all(Array.from({ length: agents }, (_, a) => openSession(a)));
 // Warm up: the first calls pay for connections and compilation, on both sides.
 await Promise.all(Array.from({ length: agents }, (_, a) => callOnce(a, -1)));
 
