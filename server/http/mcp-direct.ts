@@ -5,7 +5,7 @@
  * stays for `next dev` and anything that serves the app without this server.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { handleMcpOther, handleMcpPost } from "../mcp/handler";
+import { handleMcpOther, handleMcpPostRead } from "../mcp/handler";
 
 export function isMcpRequest(req: IncomingMessage): boolean {
   const url = req.url ?? "/";
@@ -29,14 +29,9 @@ export async function serveMcpDirect(req: IncomingMessage, res: ServerResponse, 
     }
     const request = new Request(
       `${https ? "https" : "http"}://${req.headers.host ?? "localhost"}${req.url ?? "/mcp"}`,
-      {
-        method: "POST",
-        headers,
-        body: Buffer.concat(chunks),
-        signal: controller.signal,
-      },
+      { method: "POST", headers, signal: controller.signal },
     );
-    response = await handleMcpPost(request);
+    response = await handleMcpPostRead(request, Buffer.concat(chunks));
   } else response = handleMcpOther();
   res.statusCode = response.status;
   response.headers.forEach((value, name) => {

@@ -129,10 +129,19 @@ function authenticate(token: string): Promise<Actor | null> {
 }
 
 export function handleMcpPost(request: Request): Promise<Response> {
-  return observeMcpRequest(request, () => answerMcpPost(request));
+  return observeMcpRequest(request, () => answerMcpPost(request, undefined));
 }
 
-async function answerMcpPost(request: Request): Promise<Response> {
+/**
+ * The same, for a front server that has read the body already (server/http/mcp-direct.ts):
+ * `request` carries the headers only, so the body is not copied into a web stream to be
+ * read back out of it.
+ */
+export function handleMcpPostRead(request: Request, body: Buffer): Promise<Response> {
+  return observeMcpRequest(request, () => answerMcpPost(request, body));
+}
+
+async function answerMcpPost(request: Request, body: Buffer | undefined): Promise<Response> {
   if (!originAllowed(request))
     return jsonRpcErrorResponse(
       new DomainError("FORBIDDEN", `Requests from ${request.headers.get("origin")} are not accepted.`),
@@ -144,7 +153,12 @@ async function answerMcpPost(request: Request): Promise<Response> {
   // Read and parsed once, here: the SDK reading the body itself cost more than the rest of a
   // ping (docs/decisions/0015). JSON.parse does not recurse, so depth is checked later, by
   // the domain functions, before anything serializes the values.
-  const text = await readBody(request);
+  const text =
+    body === undefined
+      ? await readBody(request)
+      : body.byteLength > LIMITS.MCP_REQUEST_BODY_BYTES.value
+        ? null
+        : body.toString("utf8");
   if (text === null)
     return jsonRpcErrorResponse(
       bodyTooLarge(
