@@ -240,6 +240,30 @@ export const LIMITS = {
     10,
     "OAuth clients one client address may register a minute (dynamic client registration, across instances)",
   ),
+  // Client ID Metadata Documents (decision 0080): fetched when a client names one as its
+  // client_id, by anyone, before anyone signs in, so each fetch is small and short.
+  OAUTH_METADATA_DOCUMENT_BYTES: contract(
+    5 * KiB,
+    "an OAuth client's metadata document (the draft's suggested bound; clients publish to it)",
+  ),
+  OAUTH_METADATA_DOCUMENT_MS: setting(5_000, "fetching an OAuth client's metadata document, connect to last byte"),
+  OAUTH_METADATA_CACHE_MIN_SECONDS: setting(
+    60,
+    "shortest time a fetched metadata document is kept (its Cache-Control max-age, or none, below this counts as this)",
+  ),
+  OAUTH_METADATA_CACHE_MAX_SECONDS: setting(
+    3600,
+    "longest time a fetched metadata document is kept, whatever its max-age (a withdrawn redirect URI stops within it)",
+  ),
+  OAUTH_METADATA_FAILURE_SECONDS: setting(
+    10,
+    "seconds a failed metadata-document fetch is answered from memory before the document is fetched again",
+  ),
+  OAUTH_METADATA_CACHE_ENTRIES: setting(1000, "metadata documents one instance keeps in memory"),
+  OAUTH_METADATA_FETCHES_PER_MINUTE: setting(
+    20,
+    "metadata documents one client address may have us fetch a minute (kept ones are free; across instances)",
+  ),
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

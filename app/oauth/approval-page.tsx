@@ -36,6 +36,13 @@ export async function ApprovalPage({ query, consent }: { query: Record<string, s
                 endpoint. You will be sent back to{" "}
                 <strong data-testid="oauth-redirect-host">{view.redirectHost}</strong>.
               </p>
+              {view.documentHost ? (
+                <p className="text-sm">
+                  Its name and return addresses are published by{" "}
+                  <strong data-testid="oauth-document-host">{view.documentHost}</strong> (the client's metadata
+                  document).
+                </p>
+              ) : null}
               {view.mayApprove ? null : (
                 <p role="alert" className="text-sm">
                   {OPERATOR_ONLY}

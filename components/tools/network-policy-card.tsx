@@ -51,7 +51,8 @@ export function NetworkPolicyCard() {
           <p className="mt-0.5 max-w-2xl text-xs text-muted">
             Connections are requests the server makes on your behalf. Refusing 169.254.0.0/16, fe80::/10 and metadata
             endpoints keeps a Connection from reading the host’s cloud credentials. Loopback and private networks are
-            always allowed.
+            always allowed for Connections; OAuth clients’ metadata documents, which anyone may name, are fetched from
+            them only while this is allowed.
             {!isAdmin && " Only an admin can change this."}
           </p>
           {set.error && (
@@ -84,8 +85,9 @@ export function NetworkPolicyCard() {
         <div className="space-y-4">
           <Callout tone="warn">
             Any operator could then point a Connection at this server’s cloud metadata service (for example
-            169.254.169.254), which hands out the host’s credentials. Allow it only where no such service exists or it
-            is firewalled off.
+            169.254.169.254), which hands out the host’s credentials, and an OAuth client’s metadata document, named by
+            anyone, could be fetched from loopback, private and link-local addresses. Allow it only where no such
+            service exists or it is firewalled off.
           </Callout>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={() => setConfirming(false)}>

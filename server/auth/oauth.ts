@@ -9,6 +9,7 @@ import { getDb } from "../db";
 import { LIMITS } from "../limits";
 import { type Role, roleAllows } from "../roles";
 import { hashToken } from "../tokens";
+import { clientMetadataDiscovery } from "./client-metadata-document";
 
 /** Where better-auth is mounted; the issuer is the base URL plus this. */
 export const AUTH_BASE_PATH = "/api/auth";
@@ -91,6 +92,9 @@ export function mcpOAuthPlugin(baseUrl: string) {
     // registered client can do is nothing until an operator consents for an identity.
     allowDynamicClientRegistration: true,
     allowUnauthenticatedClientRegistration: true,
+    // Client ID Metadata Documents: an https client_id is resolved from the document at that
+    // URL, fetched through the Connections' guard (client-metadata-document.ts, decision 0080).
+    extensions: [{ clientDiscovery: clientMetadataDiscovery() }],
     postLogin: {
       page: CHOOSE_IDENTITY_PAGE,
       // Every authorization asks (the choice of identity is the point of the consent),

@@ -10,6 +10,8 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   saved: Awaited<ReturnType<OAuthClientProvider["tokens"]>>;
   verifier = "";
   authorizationUrl: URL | null = null;
+  /** Set for a client known by its metadata document: the SDK then sends this URL as its client_id. */
+  clientMetadataUrl?: string;
 
   constructor(
     readonly redirect: string,

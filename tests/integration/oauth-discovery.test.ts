@@ -132,6 +132,7 @@ describe("discovery", () => {
       expect(body.code_challenge_methods_supported, path).toEqual(["S256"]);
       expect(body.registration_endpoint, path).toBe(`${issuer}/oauth2/register`);
       expect(body.authorization_response_iss_parameter_supported, path).toBe(true);
+      expect(body.client_id_metadata_document_supported, path).toBe(true);
     }
   });
 

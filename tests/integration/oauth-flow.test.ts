@@ -5,7 +5,6 @@
  * refusals tried on purpose (decision 0071).
  */
 
-import http from "node:http";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env } from "@/env";
@@ -14,6 +13,12 @@ import { getDb } from "@/server/db";
 import { callerFor, makeUser } from "../helpers/actors";
 import { serveApp } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
+import {
+  approveAt,
+  browserGet,
+  signInOverHttp as signInOverHttp_,
+  toApprovalPage as toApprovalPage_,
+} from "../helpers/oauth-browser";
 import { MemoryOAuthProvider } from "../helpers/oauth-client";
 
 withTestDatabase();
@@ -33,54 +38,10 @@ afterAll(async () => {
   await app.close();
 });
 
-async function signInOverHttp(email: string, password: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: app.url },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
-
-/**
- * A top-level navigation, as the person's browser makes it. Not fetch: it always sends
- * `Sec-Fetch-Mode: cors`, which the authorization server answers with JSON for scripts.
- */
-function browserGet(
-  url: URL | string,
-  cookie: string,
-): Promise<{ status: number; location: string | null; body: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers: { cookie, accept: "text/html", "sec-fetch-mode": "navigate" } }, (res) => {
-        let body = "";
-        res.on("data", (chunk) => {
-          body += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null, body }));
-      })
-      .on("error", reject);
-  });
-}
-
-/** The browser's part: the authorization URL followed with the person's cookie, to our page. */
-async function toApprovalPage(url: URL | string, cookie: string): Promise<URL> {
-  const res = await browserGet(url, cookie);
-  expect(res.status, res.body).toBe(302);
-  return new URL(res.location ?? "", app.url);
-}
-
-async function approve(page: URL, cookie: string, body: Record<string, unknown>, origin = app.url) {
-  return fetch(`${app.url}/api/oauth/approve`, {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie, origin },
-    body: JSON.stringify({ oauth_query: page.search.slice(1), ...body }),
-  });
-}
+const signInOverHttp = (email: string, password: string) => signInOverHttp_(app.url, email, password);
+const toApprovalPage = (url: URL | string, cookie: string) => toApprovalPage_(app.url, url, cookie);
+const approve = (page: URL, cookie: string, body: Record<string, unknown>, origin = app.url) =>
+  approveAt(app.url, page, cookie, body, origin);
 
 async function tokenRequest(form: Record<string, string>) {
   return fetch(`${app.url}/api/auth/oauth2/token`, {

@@ -6,7 +6,7 @@
 import { lookup as dnsLookup } from "node:dns";
 import { Agent } from "undici";
 import { log } from "../../log";
-import { blockedAddressReason } from "../sources/url-policy";
+import { blockedAddressReason, type Reach } from "../sources/url-policy";
 
 export class AddressBlocked extends Error {
   constructor(
@@ -18,7 +18,7 @@ export class AddressBlocked extends Error {
 }
 
 /** Connects through a resolver that refuses blocked addresses at connect time (no DNS-rebinding gap). */
-export function guardedDispatcher(allowLinkLocal: boolean): Agent {
+export function guardedDispatcher(allowLinkLocal: boolean, reach: Reach = "connections"): Agent {
   return new Agent({
     connect: {
       lookup(hostname, options, callback) {
@@ -27,7 +27,7 @@ export function guardedDispatcher(allowLinkLocal: boolean): Agent {
           const list = addresses as unknown as { address: string; family: number }[];
           if (!allowLinkLocal) {
             for (const a of list) {
-              const reason = blockedAddressReason(a.address);
+              const reason = blockedAddressReason(a.address, reach);
               if (reason) return callback(new AddressBlocked(a.address, reason), "", 0);
             }
           }

@@ -14,6 +14,11 @@ export interface AuthorizationView {
   clientName: string;
   /** The host the browser returns to with the code: shown so a look-alike name is caught. */
   redirectHost: string;
+  /**
+   * For a client known by its metadata document (decision 0080), the host that publishes it:
+   * the name and redirect URIs are that host's word, so it is shown beside them.
+   */
+  documentHost: string | null;
   mayApprove: boolean;
   identities: { id: string; name: string }[];
 }
@@ -24,7 +29,10 @@ export async function describeAuthorization(
   redirectUri: string,
 ): Promise<AuthorizationView | null> {
   const db = await getDb();
-  const client = await db.oauthClient.findUnique({ where: { clientId }, select: { name: true, disabled: true } });
+  const client = await db.oauthClient.findUnique({
+    where: { clientId },
+    select: { name: true, disabled: true, clientDiscoveryId: true },
+  });
   if (!client || client.disabled) return null;
   let redirectHost = "";
   try {
@@ -36,7 +44,8 @@ export async function describeAuthorization(
   const identities = mayApprove
     ? await db.agentIdentity.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } })
     : [];
-  return { clientName: client.name?.trim() || "An unnamed client", redirectHost, mayApprove, identities };
+  const documentHost = client.clientDiscoveryId && URL.canParse(clientId) ? new URL(clientId).host : null;
+  return { clientName: client.name?.trim() || "An unnamed client", redirectHost, documentHost, mayApprove, identities };
 }
 
 /**

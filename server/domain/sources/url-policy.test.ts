@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockedAddressReason, checkConnectionUrl } from "./url-policy";
+import { blockedAddressReason, blockedHostReason, checkConnectionUrl } from "./url-policy";
 
 const refuse = { allowLinkLocal: false };
 
@@ -129,5 +129,35 @@ describe("Connection URL policy", () => {
     expect(blockedAddressReason("2001:db8::1")).toBeNull();
     // NAT64 of an ordinary address is as reachable as the address itself.
     expect(blockedAddressReason("64:ff9b::808:808")).toBeNull();
+  });
+});
+
+describe("the public reach (fetches anyone can cause: OAuth client metadata documents)", () => {
+  it("refuses loopback, private and shared addresses, in their IPv6 forms too, as well as what Connections refuse", () => {
+    for (const [address, reason] of [
+      ["127.0.0.1", /loopback/],
+      ["127.8.9.10", /loopback/],
+      ["10.1.2.3", /private.*10\.0\.0\.0\/8/],
+      ["172.20.0.1", /private.*172\.16\.0\.0\/12/],
+      ["192.168.1.10", /private.*192\.168/],
+      ["100.64.0.1", /carrier-grade NAT/],
+      ["::1", /IPv6 loopback/],
+      ["fd12:3456::1", /unique local/],
+      ["::ffff:127.0.0.1", /IPv4-mapped address of 127\.0\.0\.1, loopback/],
+      ["::ffff:10.0.0.5", /private/],
+      ["169.254.169.254", /link-local/],
+      ["fe80::1", /link-local/],
+    ] as const) {
+      expect(blockedAddressReason(address, "public"), address).toMatch(reason);
+    }
+    expect(blockedHostReason("[::1]", "public")).toMatch(/loopback/);
+    expect(blockedHostReason("metadata.google.internal", "public")).toMatch(/metadata/);
+  });
+
+  it("lets public addresses through, and leaves the Connections' reach as it was", () => {
+    for (const address of ["8.8.8.8", "2001:4860:4860::8888", "64:ff9b::808:808", "172.32.0.1", "100.128.0.1"])
+      expect(blockedAddressReason(address, "public"), address).toBeNull();
+    for (const address of ["127.0.0.1", "10.1.2.3", "::1", "fd12:3456::1"])
+      expect(blockedAddressReason(address), address).toBeNull();
   });
 });

@@ -88,15 +88,32 @@ const CLOUD_METADATA_V6: Array<[groups: number[], name: string]> = [
   [[0xfd20, 0x00ce, 0, 0, 0, 0, 0, 0x0254], "fd20:ce::254, Google Cloud"],
 ];
 
-/** Why an address is refused, or null when a Connection may reach it. */
-export function blockedAddressReason(ip: string): string | null {
+/**
+ * How far a request may reach. `connections`: what an operator's MCP Connection may reach
+ * (loopback and private networks too: internal MCP servers are the common case).
+ * `public`: a fetch anyone can cause, such as an OAuth client's metadata document named in
+ * an unauthenticated authorization request, which must not become a way to probe the
+ * host's own network; loopback, private and shared (CGNAT) ranges are refused as well.
+ */
+export type Reach = "connections" | "public";
+
+function privateV4Reason(ip: string): string | null {
+  if (inV4(ip, "127.0.0.0/8")) return "loopback (127.0.0.0/8)";
+  for (const cidr of ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"])
+    if (inV4(ip, cidr)) return `a private address (${cidr})`;
+  if (inV4(ip, "100.64.0.0/10")) return "shared address space (100.64.0.0/10, carrier-grade NAT)";
+  return null;
+}
+
+/** Why an address is refused, or null when a request of this reach may go to it. */
+export function blockedAddressReason(ip: string, reach: Reach = "connections"): string | null {
   const family = isIP(ip.split("%")[0] ?? "");
   if (family === 4) {
     if (inV4(ip, "169.254.0.0/16")) return "link-local (169.254.0.0/16, where cloud metadata services live)";
     if (inV4(ip, "0.0.0.0/8")) return "the unspecified network 0.0.0.0/8";
     const metadata = CLOUD_METADATA_V4[ip];
     if (metadata) return `a cloud metadata endpoint (${ip}, ${metadata})`;
-    return null;
+    return reach === "public" ? privateV4Reason(ip) : null;
   }
   if (family === 6) {
     const g = ipv6Groups(ip);
@@ -105,13 +122,19 @@ export function blockedAddressReason(ip: string): string | null {
     for (const [groups, name] of CLOUD_METADATA_V6) {
       if (groups.every((x, i) => g[i] === x)) return `a cloud metadata endpoint (${name})`;
     }
+    if (reach === "public") {
+      if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return "IPv6 loopback (::1)";
+      if ((g[0]! & 0xfe00) === 0xfc00) return "an IPv6 unique local address (fc00::/7)";
+      if ((g[0]! & 0xffc0) === 0xfec0) return "an IPv6 site-local address (fec0::/10)";
+    }
     // An IPv6 form of a refused IPv4 address is refused with it: ::ffff:0.0.0.0 reaches the
     // host itself through a dual-stack socket, as 0.0.0.0 does. Only where a form's layout is
     // a guess (local-use NAT64, Teredo, ISATAP) are zeros left alone: there they are
     // usually the prefix, not an address.
     for (const [ipv4, form, fixedLayout] of embeddedIpv4(g)) {
       if (!fixedLayout && inV4(ipv4, "0.0.0.0/8")) continue;
-      const reason = blockedAddressReason(ipv4);
+      // A guessed layout reads a private-looking address out of many public ones.
+      const reason = blockedAddressReason(ipv4, fixedLayout ? reach : "connections");
       if (reason) return `${form} of ${ipv4}, ${reason}`;
     }
     return null;
@@ -120,14 +143,14 @@ export function blockedAddressReason(ip: string): string | null {
 }
 
 /** Why a URL's host (a name or an address literal, as URL.hostname gives it) is refused, or null. */
-export function blockedHostReason(hostname: string): string | null {
+export function blockedHostReason(hostname: string, reach: Reach = "connections"): string | null {
   // "metadata.google.internal." is the same host as without the dot (a fully qualified name).
   const host = hostname
     .replace(/^\[|\]$/g, "")
     .toLowerCase()
     .replace(/\.+$/, "");
   if (BLOCKED_HOSTNAMES.has(host)) return "a cloud metadata host name";
-  return blockedAddressReason(host);
+  return blockedAddressReason(host, reach);
 }
 
 export interface UrlPolicy {
