@@ -310,7 +310,7 @@ export class ToolHost {
 
   /** The registration body, checked as Quartermaster will check it; throws RegistrationError. */
   private buildRegistration(): string {
-    const tools = [...this.tools.values()].map((t) => t.definition);
+    const tools = [...this.tools.values()].map((t) => t.registered);
     const checked = checkRegistration({ tools });
     if (!checked.ok) {
       const { code, message, details } = checked.failure;
@@ -519,8 +519,9 @@ export class ToolHost {
 
   private start(call: CollectedCall): void {
     const parsed = Date.parse(call.deadline);
-    const deadline = new Date(Number.isFinite(parsed) ? parsed : Date.now() + TOOL_HOST_LIMITS.TOOL_CALL_MS.value);
     const tool = this.tools.get(call.tool);
+    const fallback = (tool?.timeoutSeconds ?? TOOL_HOST_LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value) * 1000;
+    const deadline = new Date(Number.isFinite(parsed) ? parsed : Date.now() + fallback);
     if (!tool) {
       // Quartermaster's list is not this host's (another version registered it): fail the call, register ours.
       this.log.warn(

@@ -59,6 +59,7 @@ export async function callOfferedTool(
             title: true,
             definitionHash: true,
             callPolicy: true,
+            callTimeoutSeconds: true,
             source: {
               select: {
                 id: true,
@@ -115,6 +116,7 @@ export async function callOfferedTool(
           nativeName: tool.nativeName,
           arguments: args,
           signal: input.signal,
+          limitMs: (tool.callTimeoutSeconds ?? LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value) * 1000,
         }),
       );
     } else {

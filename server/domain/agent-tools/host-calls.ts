@@ -26,11 +26,11 @@ export async function callHostTool(options: {
   nativeName: string;
   arguments: Record<string, unknown>;
   signal?: AbortSignal;
-  /** The Tool Call time limit; overridable for tests of the waiting itself. */
+  /** The call's deadline from now: the Tool's declared timeoutSeconds, or the default. */
   limitMs?: number;
 }): Promise<ToolResult> {
   const db = await getDb();
-  const limitMs = options.limitMs ?? LIMITS.TOOL_CALL_MS.value;
+  const limitMs = options.limitMs ?? LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value * 1000;
   const deadline = new Date(Date.now() + limitMs);
   const call = await db.toolCall.create({
     data: {
@@ -61,7 +61,7 @@ export async function callHostTool(options: {
   }
   throw new DomainError(
     "TOOL_CALL_TIMEOUT",
-    `The SDK Tool Host did not answer within ${fmt(limitMs / 1000)} s; one Tool Call may take at most that long.`,
+    `The SDK Tool Host did not answer within ${fmt(limitMs / 1000)} s, this Tool's deadline; the call may still have run on the host. Try again later, or with less to do.`,
     { limit: limitMs, unit: "ms" },
   );
 }

@@ -51,12 +51,35 @@ export function hostActor(host: ToolHost): Actor {
  * checks are the SDK's own (sdk/src/contract/tool-checks.ts): a host built with the SDK
  * learns of a refusal at start-up, with this code and message, before sending anything.
  */
-export function validateRegistration(body: unknown): { tools: PublishedTool[]; hostInfo: HostInfo | null } {
+export function validateRegistration(body: unknown): {
+  tools: PublishedTool[];
+  hostInfo: HostInfo | null;
+  /** Each Tool's declared call deadline, by native name; the rest have the default. */
+  timeouts: Map<string, number>;
+} {
   const checked = checkRegistration(body);
   if (!checked.ok) throw new DomainError(checked.failure.code, checked.failure.message, checked.failure.details);
   const info = checkHostInfo(body);
   if (!info.ok) throw new DomainError(info.failure.code, info.failure.message, info.failure.details);
-  return { tools: checked.value.map((tool) => published({ ok: true, value: tool })), hostInfo: info.value };
+  const timeouts = new Map<string, number>();
+  const tools = checked.value.map(({ timeoutSeconds, ...tool }) => {
+    if (timeoutSeconds !== undefined) timeouts.set(tool.name, timeoutSeconds);
+    return published({ ok: true, value: tool });
+  });
+  return { tools, hostInfo: info.value, timeouts };
+}
+
+/** Writes the Tools' declared deadlines: beside the definitions, so a new deadline needs no review. */
+async function storeTimeouts(tx: Tx, sourceId: string, timeouts: Map<string, number>): Promise<void> {
+  const names = [...timeouts.keys()];
+  const seconds = [...timeouts.values()];
+  await tx.$executeRaw`UPDATE tool SET "callTimeoutSeconds" = NULL
+    WHERE "sourceId" = ${sourceId} AND "callTimeoutSeconds" IS NOT NULL AND NOT ("nativeName" = ANY(${names}::text[]))`;
+  if (names.length)
+    await tx.$executeRaw`UPDATE tool SET "callTimeoutSeconds" = t.seconds
+      FROM unnest(${names}::text[], ${seconds}::int[]) AS t(name, seconds)
+      WHERE tool."sourceId" = ${sourceId} AND tool."nativeName" = t.name
+        AND tool."callTimeoutSeconds" IS DISTINCT FROM t.seconds`;
 }
 
 /** Brings a silent host's Tools back, recording the gain once per Tool. */
@@ -88,8 +111,9 @@ export async function registerTools(host: ToolHost, body: unknown) {
   const at = new Date();
   let tools: PublishedTool[];
   let hostInfo: HostInfo | null;
+  let timeouts: Map<string, number>;
   try {
-    ({ tools, hostInfo } = validateRegistration(body));
+    ({ tools, hostInfo, timeouts } = validateRegistration(body));
   } catch (error) {
     if (isCheckFailure(error)) {
       // A refused registration changes nothing in the catalog, but the operator sees why.
@@ -127,6 +151,7 @@ export async function registerTools(host: ToolHost, body: unknown) {
   });
   const result = await publishCatalog(host.id, tools, { checkId: check.id, at }, async (tx, result) => {
     await restoreIfSilent(tx, host, at);
+    await storeTimeouts(tx, host.id, timeouts);
     await tx.catalogCheck.update({
       where: { id: check.id },
       data: {

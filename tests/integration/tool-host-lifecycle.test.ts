@@ -1,0 +1,207 @@
+/**
+ * An SDK Tool Host call's life past the happy path (issue 32, items 3 and 4), with the real
+ * SDK (sdk/dist) against the app's own routes over real HTTP and a real MCP client as the
+ * agent: per-Tool deadlines, cancellation reaching the handler's signal, and a host that
+ * closes or goes silent failing the calls queued for it at once. Each failure's code is
+ * read back from the call log.
+ */
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createToolHost, RegistrationError, type ToolCallContext } from "@quartermaster/tool-host";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { getDb } from "@/server/db";
+import { flushCallLog } from "@/server/domain/calls/recorder";
+import { LIMITS } from "@/server/limits";
+import { operator } from "../helpers/catalog";
+import { withTestDatabase } from "../helpers/db";
+import { type ProductServer, startProduct } from "../helpers/product-server";
+
+withTestDatabase();
+const cleanup: (() => Promise<unknown>)[] = [];
+let product: ProductServer;
+beforeAll(async () => {
+  product = await startProduct();
+  cleanup.push(() => product.close());
+});
+afterAll(async () => {
+  for (const close of cleanup.reverse()) await close().catch(() => {});
+});
+
+let n = 0;
+const unique = (name: string) => `${name}_${++n}`;
+
+async function newHostSource(heartbeatTimeoutSeconds = 60) {
+  const api = await operator();
+  const { source, hostToken } = await api.sources.createToolHost({
+    name: unique("life-host"),
+    heartbeatTimeoutSeconds,
+  });
+  return { api, source, hostToken };
+}
+
+function sdkHost(hostToken: string) {
+  const host = createToolHost({
+    url: product.url,
+    token: hostToken,
+    logger: false,
+    backoff: { initialMs: 50, maxMs: 400 },
+  });
+  cleanup.push(() => host.close({ graceMs: 0 }));
+  return host;
+}
+
+/** An Agent Identity holding the Source, its token, and a real MCP client signed in with it. */
+async function agentFor(sourceId: string) {
+  const api = await operator();
+  const identity = await api.identities.create({ name: unique("life-agent") });
+  await api.identities.assignSource({ identityId: identity.id, sourceId });
+  const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "test" });
+  const client = new Client({ name: "lifecycle-agent", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${product.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  cleanup.push(() => client.close());
+  return { client, identityId: identity.id, token };
+}
+
+const call = (
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  timeout = 20_000,
+  signal?: AbortSignal,
+) => client.callTool({ name, arguments: args }, { timeout, ...(signal ? { signal } : {}) }) as Promise<CallToolResult>;
+const errorCode = (result: CallToolResult) =>
+  (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+
+async function callLog(identityId: string) {
+  await flushCallLog();
+  const db = await getDb();
+  return db.callLog.findMany({ where: { identityId }, orderBy: { startedAt: "asc" } });
+}
+
+/** A handler that runs until its signal aborts, remembering when and why. */
+function untilAborted() {
+  const seen: { context?: ToolCallContext; abortedAt?: number; reason?: string } = {};
+  const handler = (_args: unknown, context: ToolCallContext) =>
+    new Promise<string>((resolve) => {
+      seen.context = context;
+      context.signal.addEventListener("abort", () => {
+        seen.abortedAt = Date.now();
+        seen.reason = (context.signal.reason as Error)?.message;
+        resolve("too late");
+      });
+    });
+  return { seen, handler };
+}
+
+describe("an SDK Tool's deadline", () => {
+  it("is the Tool's own timeoutSeconds: the agent is told TOOL_CALL_TIMEOUT then, long before its client gives up", async () => {
+    const { source, hostToken } = await newHostSource();
+    const host = sdkHost(hostToken);
+    const slow = unique("slow_export");
+    const { seen, handler } = untilAborted();
+    host.tool({ name: slow, description: "Never finishes in time.", input: z.object({}), timeoutSeconds: 2, handler });
+    await host.serve();
+    const db = await getDb();
+    expect(
+      (await db.tool.findFirstOrThrow({ where: { sourceId: source.id, nativeName: slow } })).callTimeoutSeconds,
+    ).toBe(2);
+
+    const { client, identityId } = await agentFor(source.id);
+    const t0 = Date.now();
+    const result = await call(client, slow, {}, 15_000);
+    const took = Date.now() - t0;
+    expect(errorCode(result)).toBe("TOOL_CALL_TIMEOUT");
+    expect(took).toBeGreaterThanOrEqual(1_900);
+    expect(took).toBeLessThan(5_000);
+    // ctx.deadline is a Date, the Tool's deadline; the handler is stopped at it.
+    expect(seen.context?.deadline).toBeInstanceOf(Date);
+    expect(seen.context!.deadline.getTime() - t0).toBeLessThan(2_500);
+    await expect.poll(() => seen.abortedAt, { timeout: 3_000 }).toBeDefined();
+    expect((await callLog(identityId)).map((r) => [r.toolName, r.outcome, r.failureCode])).toEqual([
+      [slow, "failed", "TOOL_CALL_TIMEOUT"],
+    ]);
+  });
+
+  it("defaults to 50 s, under the 60 s MCP clients wait by default, for a Tool that declares none", async () => {
+    const { source, hostToken } = await newHostSource();
+    const host = sdkHost(hostToken);
+    const quick = unique("quick");
+    let deadline: Date | undefined;
+    host.tool({
+      name: quick,
+      description: "Says when it must be done.",
+      input: z.object({}),
+      handler: (_args, context) => {
+        deadline = context.deadline;
+        return "ok";
+      },
+    });
+    await host.serve();
+    const { client } = await agentFor(source.id);
+    const t0 = Date.now();
+    await call(client, quick);
+    expect(LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS).toMatchObject({ value: 50, class: "setting" });
+    const left = (deadline?.getTime() ?? 0) - t0;
+    expect(left).toBeGreaterThan(45_000);
+    expect(left).toBeLessThanOrEqual(51_000);
+  });
+
+  it("above the release's ceiling is refused by host.tool() and by the server, naming the limit", async () => {
+    const { source, hostToken } = await newHostSource();
+    const host = sdkHost(hostToken);
+    const ceiling = LIMITS.TOOL_CALL_TIMEOUT_MAX_SECONDS;
+    expect(ceiling).toMatchObject({ value: 300, class: "setting" });
+    const define = (timeoutSeconds: number) => () =>
+      host.tool({
+        name: unique("too_patient"),
+        description: "x",
+        input: z.object({}),
+        timeoutSeconds,
+        handler: () => "",
+      });
+    for (const bad of [301, 0, 1.5]) {
+      let refused: unknown;
+      try {
+        define(bad)();
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toBeInstanceOf(RegistrationError);
+      expect(refused).toMatchObject({ code: "TOOL_TIMEOUT_INVALID", status: 422, local: true });
+      expect((refused as Error).message).toContain("TOOL_CALL_TIMEOUT_MAX_SECONDS");
+      expect((refused as Error).message).toContain("from 1 to 300");
+    }
+
+    // A host in another language meets the same rule from the server: the registration changes nothing.
+    const register = (timeoutSeconds: unknown) =>
+      fetch(`${product.url}/api/v1/tool-hosts/registration`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          tools: [{ name: "patient", description: "x", inputSchema: { type: "object" }, timeoutSeconds }],
+        }),
+      });
+    const refused = await register(900);
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({
+      code: "TOOL_TIMEOUT_INVALID",
+      details: { tool: "patient", field: "timeoutSeconds", measured: 900, limit: 300, unit: "seconds" },
+    });
+    expect((await register("60")).status).toBe(422);
+    const db = await getDb();
+    expect(await db.tool.count({ where: { sourceId: source.id } })).toBe(0);
+
+    // Within it, the deadline is stored beside the definition, and changing it alone needs no new review.
+    expect((await register(300)).status).toBe(200);
+    const before = await db.tool.findFirstOrThrow({ where: { sourceId: source.id, nativeName: "patient" } });
+    expect(before.callTimeoutSeconds).toBe(300);
+    const again = await register(20);
+    expect(await again.json()).toMatchObject({ changed: 0, incompatible: [] });
+    const after = await db.tool.findFirstOrThrow({ where: { sourceId: source.id, nativeName: "patient" } });
+    expect([after.callTimeoutSeconds, after.definitionHash]).toEqual([20, before.definitionHash]);
+  });
+});
