@@ -115,6 +115,10 @@ export const TOOL_CALL_FAILURE_CODES = {
     status: 504,
     doc: "The Source did not answer within the time one Tool Call may take (an SDK Tool's own timeoutSeconds, or the default).",
   },
+  TOOL_HOST_OFFLINE: {
+    status: 503,
+    doc: "The SDK Tool Host went offline (it shut down, or went silent past its heartbeat timeout and its Tools were withdrawn) while the call waited for it; the call never ran.",
+  },
   SOURCE_UNREACHABLE: {
     status: 502,
     doc: "The Source's server could not be reached or answered with an HTTP error. When its catalog checks fail too, the message says since when (UTC, and how long ago) and when its next check is due: use another Tool meanwhile, or retry after that check.",

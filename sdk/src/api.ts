@@ -33,6 +33,13 @@ export interface CollectedCall {
   deadline: string;
 }
 
+export interface GoodbyeAnswer {
+  /** The host's Tools were withdrawn: no other process of it is serving. */
+  withdrawn: boolean;
+  /** Other processes serving with the same token, which keep the Tools offered. */
+  otherProcesses: number;
+}
+
 export interface SubmissionOutcome {
   delivered: string[];
   refused: { id: string; code: string; message: string }[];
@@ -52,6 +59,8 @@ export class HostApi {
     url: string | URL,
     token: string,
     private readonly fetchImpl: typeof fetch = fetch,
+    /** This process's id: Quartermaster tells replicas with one token apart by it (a goodbye withdraws only the last). */
+    processId?: string,
   ) {
     const parsed = new URL(url);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
@@ -61,6 +70,7 @@ export class HostApi {
       authorization: `Bearer ${token}`,
       accept: "application/json",
       "user-agent": `quartermaster-tool-host/${SDK_VERSION} node/${process.versions.node}`,
+      ...(processId ? { "qm-host-process": processId } : {}),
     };
   }
 
@@ -85,6 +95,10 @@ export class HostApi {
     return (Array.isArray(answer?.calls) ? answer.calls : []).filter(
       (call): call is CollectedCall => typeof call?.id === "string" && typeof call.tool === "string",
     );
+  }
+
+  goodbye(timeoutMs: number): Promise<GoodbyeAnswer> {
+    return this.request("POST", "/goodbye", { timeoutMs });
   }
 
   submit(body: string, signal?: AbortSignal): Promise<SubmissionOutcome> {

@@ -5,6 +5,7 @@
  * Quartermaster is unreachable or restarting it backs off and reconnects, registering
  * again; close() stops collecting and lets the calls in flight finish.
  */
+import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { type CollectedCall, HostApi, type RegistrationAnswer } from "./api.ts";
 import { Backoff, type BackoffOptions, sleep } from "./backoff.ts";
@@ -78,6 +79,8 @@ interface ActiveCall {
 
 /** Longest close() spends sending the last results after the calls finished. */
 const RESULT_DRAIN_MS = 5_000;
+/** Longest close() waits for Quartermaster to take its goodbye (without it, the heartbeat timeout withdraws the Tools). */
+const GOODBYE_MS = 5_000;
 const COLLECT_WAIT_SECONDS = TOOL_HOST_LIMITS.TOOL_HOST_COLLECT_WAIT_SECONDS.value;
 /** A host's heartbeat timeout when the server does not say (its default). */
 const DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 120;
@@ -111,6 +114,8 @@ export class ToolHost {
   private slotWaiter: (() => void) | null = null;
   private readonly results: ResultSender;
   private heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The heartbeat being sent: a goodbye waits for it, or the heartbeat would land after and bring the Tools back. */
+  private beating: Promise<unknown> | null = null;
   private heartbeatMs = heartbeatInterval(DEFAULT_HEARTBEAT_TIMEOUT_SECONDS);
   private heartbeatTimeoutSeconds = DEFAULT_HEARTBEAT_TIMEOUT_SECONDS;
   private readonly strict: boolean;
@@ -125,7 +130,7 @@ export class ToolHost {
   constructor(options: ToolHostOptions) {
     if (!options || typeof options.token !== "string" || !options.token.trim())
       throw new TypeError("token: the SDK Tool Host's token (qm_host_…) is required.");
-    this.api = new HostApi(options.url, options.token.trim(), options.fetch);
+    this.api = new HostApi(options.url, options.token.trim(), options.fetch, randomUUID());
     this.url = String(options.url);
     this.log = options.logger === false ? silentLogger : (options.logger ?? consoleLogger);
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
@@ -303,9 +308,31 @@ export class ToolHost {
     }
     await this.results.drain(RESULT_DRAIN_MS);
     clearTimeout(this.heartbeatTimer);
+    if (wasServing) await this.sayGoodbye();
     this.stopped.abort();
     this.current = "closed";
     if (wasServing) this.log.info("Closed: no longer collecting calls or sending heartbeats.");
+  }
+
+  /**
+   * Tells Quartermaster this process is going, so the host's Tools are withdrawn now (unless
+   * another process serves them) and calls queued for it fail at once with TOOL_HOST_OFFLINE
+   * instead of waiting out their deadline. Best effort: the heartbeat timeout still applies.
+   */
+  private async sayGoodbye(): Promise<void> {
+    if (this.beating) await Promise.race([this.beating.catch(() => {}), sleep(GOODBYE_MS, this.stopped.signal)]);
+    try {
+      const answer = await this.api.goodbye(GOODBYE_MS);
+      if (answer?.withdrawn === false)
+        this.log.info(
+          `Said goodbye; ${answer.otherProcesses} other process(es) serving with this token keep the Tools offered.`,
+        );
+      else this.log.info("Said goodbye: Quartermaster withdrew this host's Tools.");
+    } catch (error) {
+      this.log.warn(
+        `Could not say goodbye (${(error as Error).message}); Quartermaster withdraws the Tools at the heartbeat timeout.`,
+      );
+    }
   }
 
   /** The registration body, checked as Quartermaster will check it; throws RegistrationError. */
@@ -384,7 +411,11 @@ export class ToolHost {
     if (this.stopped.signal.aborted) return;
     try {
       if (this.registrationPending) await this.register();
-      const answer = await this.api.heartbeat(this.stopped.signal);
+      const sent = this.api.heartbeat(this.stopped.signal);
+      this.beating = sent;
+      const answer = await sent.finally(() => {
+        if (this.beating === sent) this.beating = null;
+      });
       this.setHeartbeatTimeout(answer.heartbeatTimeoutSeconds);
     } catch (error) {
       if (this.stopped.signal.aborted) return;

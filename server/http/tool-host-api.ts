@@ -6,7 +6,14 @@
 import { randomUUID } from "node:crypto";
 import { fmtBytes } from "@/universal/format";
 import { collectHostCalls, submitHostResults } from "../domain/agent-tools/host-calls";
-import { authenticateToolHost, heartbeat, registerTools, type ToolHost } from "../domain/sources/tool-hosts";
+import {
+  authenticateToolHost,
+  heartbeat,
+  hostProcessId,
+  registerTools,
+  sayGoodbye,
+  type ToolHost,
+} from "../domain/sources/tool-hosts";
 import { DomainError } from "../errors";
 import { LIMITS } from "../limits";
 import { log } from "../log";
@@ -16,7 +23,7 @@ import { problem, problemOf } from "./problem";
 
 async function hostFrom(req: Request): Promise<ToolHost | Response> {
   const token = bearerToken(req.headers.get("authorization"));
-  const host = token ? await authenticateToolHost(token) : null;
+  const host = token ? await authenticateToolHost(token, hostProcessId(req.headers.get("qm-host-process"))) : null;
   return (
     host ?? problem(401, "UNAUTHENTICATED", "Send the SDK Tool Host's token as Authorization: Bearer <host token>.")
   );
@@ -114,13 +121,15 @@ export const handleCollectCalls = jsonErrors("call collection", async (req, host
   return Response.json({ calls });
 });
 
+export const handleGoodbye = jsonErrors("goodbye", async (_req, host) => Response.json(await sayGoodbye(host)));
+
 export const handleCallResults = jsonErrors("result submission", async (req, host) => {
   const body = await readJsonBody(req, LIMITS.SDK_RESULT_SUBMISSION_BYTES.value, "a result submission");
   return Response.json(await submitHostResults(host, body));
 });
 
 const ENDPOINTS =
-  "POST /api/v1/tool-hosts/registration (or PUT), POST /api/v1/tool-hosts/heartbeat, POST /api/v1/tool-hosts/calls/next and POST /api/v1/tool-hosts/calls/results";
+  "POST /api/v1/tool-hosts/registration (or PUT), POST /api/v1/tool-hosts/heartbeat, POST /api/v1/tool-hosts/calls/next, POST /api/v1/tool-hosts/calls/results and POST /api/v1/tool-hosts/goodbye";
 
 /** Any other method on an endpoint: 405 with the methods it takes. */
 export function methodNotAllowed(allow: string) {

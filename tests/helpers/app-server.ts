@@ -16,6 +16,7 @@ import { handleDiscovery, isDiscoveryPath } from "@/server/http/oauth-discovery"
 import {
   handleCallResults,
   handleCollectCalls,
+  handleGoodbye,
   handleHeartbeat,
   handleRegistration,
   unknownEndpoint,
@@ -37,6 +38,7 @@ function route(method: string, pathname: string): Route {
     "/api/v1/tool-hosts/heartbeat": handleHeartbeat,
     "/api/v1/tool-hosts/calls/next": handleCollectCalls,
     "/api/v1/tool-hosts/calls/results": handleCallResults,
+    "/api/v1/tool-hosts/goodbye": handleGoodbye,
   };
   if (hosts[pathname]) return hosts[pathname];
   if (pathname.startsWith("/api/v1/tool-hosts/")) return unknownEndpoint;

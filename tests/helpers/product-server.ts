@@ -7,6 +7,7 @@
 import * as catchAll from "@/app/api/v1/tool-hosts/[...path]/route";
 import * as collect from "@/app/api/v1/tool-hosts/calls/next/route";
 import * as results from "@/app/api/v1/tool-hosts/calls/results/route";
+import * as goodbye from "@/app/api/v1/tool-hosts/goodbye/route";
 import * as heartbeat from "@/app/api/v1/tool-hosts/heartbeat/route";
 import * as registration from "@/app/api/v1/tool-hosts/registration/route";
 import * as mcp from "@/app/mcp/route";
@@ -24,6 +25,7 @@ const ROUTES: Record<string, MethodHandlers> = {
   "/api/v1/tool-hosts/heartbeat": methods(heartbeat),
   "/api/v1/tool-hosts/calls/next": methods(collect),
   "/api/v1/tool-hosts/calls/results": methods(results),
+  "/api/v1/tool-hosts/goodbye": methods(goodbye),
 };
 const UNKNOWN_ENDPOINT = methods(catchAll);
 

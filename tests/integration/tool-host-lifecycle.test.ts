@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
+import { sweepSilentHosts } from "@/server/domain/sources/tool-hosts";
 import { LIMITS } from "@/server/limits";
 import { operator } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
@@ -203,5 +204,88 @@ describe("an SDK Tool's deadline", () => {
     expect(await again.json()).toMatchObject({ changed: 0, incompatible: [] });
     const after = await db.tool.findFirstOrThrow({ where: { sourceId: source.id, nativeName: "patient" } });
     expect([after.callTimeoutSeconds, after.definitionHash]).toEqual([20, before.definitionHash]);
+  });
+});
+
+/** Resolves once `count` calls for the Source wait in Quartermaster with `status`. */
+async function queued(sourceId: string, count: number, status: "pending" | "delivered" = "pending") {
+  const db = await getDb();
+  await expect.poll(() => db.toolCall.count({ where: { sourceId, status } }), { timeout: 10_000 }).toBe(count);
+}
+
+describe("an SDK Tool Host going offline", () => {
+  it("close() says goodbye: a call queued for the host fails at once with TOOL_HOST_OFFLINE, and one made afterwards finds the Tool withdrawn", async () => {
+    const { source, hostToken } = await newHostSource();
+    const host = createToolHost({ url: product.url, token: hostToken, logger: false, concurrency: 1 });
+    cleanup.push(() => host.close({ graceMs: 0 }));
+    const busy = unique("busy");
+    const { seen, handler } = untilAborted();
+    host.tool({ name: busy, description: "Holds the host's one worker.", input: z.object({ i: z.number() }), handler });
+    await host.serve();
+    const { client, identityId } = await agentFor(source.id);
+    const first = call(client, busy, { i: 1 });
+    await expect.poll(() => seen.context, { timeout: 10_000 }).toBeDefined();
+    // The host's one worker is busy, so this one waits in Quartermaster, never handed over.
+    const second = call(client, busy, { i: 2 });
+    await queued(source.id, 1);
+
+    const t0 = Date.now();
+    await host.close({ graceMs: 100 });
+    const [running, waiting] = await Promise.all([first, second]);
+    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(running.isError).toBe(true);
+    expect(errorCode(waiting)).toBe("TOOL_HOST_OFFLINE");
+    expect((waiting.content as { text: string }[])[0]?.text).toContain("did not run");
+
+    const db = await getDb();
+    const closed = await db.source.findUniqueOrThrow({ where: { id: source.id } });
+    expect(closed.hostSilentSince).not.toBeNull();
+    expect(await db.auditEvent.count({ where: { action: "source.host_closed", targetId: source.id } })).toBe(1);
+    const later = await call(client, busy, { i: 3 });
+    expect(errorCode(later)).toBe("TOOL_NOT_HELD");
+    expect((await callLog(identityId)).map((r) => r.failureCode)).toEqual([null, "TOOL_HOST_OFFLINE", "TOOL_NOT_HELD"]);
+  });
+
+  it("leaves the Tools offered when another process serving with the same token is still there", async () => {
+    const { source, hostToken } = await newHostSource();
+    const name = unique("replicated");
+    const replica = (label: string) =>
+      sdkHost(hostToken).tool({ name, description: "Served twice.", input: z.object({}), handler: () => label });
+    const leaving = replica("leaving");
+    const staying = replica("staying");
+    await leaving.serve();
+    await staying.serve();
+    await leaving.close();
+    const db = await getDb();
+    expect((await db.source.findUniqueOrThrow({ where: { id: source.id } })).hostSilentSince).toBeNull();
+    const { client } = await agentFor(source.id);
+    const result = await call(client, name);
+    expect([result.isError, (result.content as { text: string }[])[0]?.text]).toEqual([undefined, "staying"]);
+    // The last one out takes the Tools with it.
+    await staying.close();
+    expect((await db.source.findUniqueOrThrow({ where: { id: source.id } })).hostSilentSince).not.toBeNull();
+  });
+
+  it("fails the calls queued for a host whose Tools are withdrawn at its heartbeat timeout at once, with TOOL_HOST_OFFLINE", async () => {
+    const { source, hostToken } = await newHostSource(15);
+    const name = unique("forgotten");
+    // A host in any language that registered, then fell silent without collecting.
+    const registered = await fetch(`${product.url}/api/v1/tool-hosts/registration`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ tools: [{ name, description: "Never collected.", inputSchema: { type: "object" } }] }),
+    });
+    expect(registered.status).toBe(200);
+    const { client, identityId } = await agentFor(source.id);
+    const waiting = call(client, name);
+    await queued(source.id, 1);
+    const db = await getDb();
+    await db.source.update({ where: { id: source.id }, data: { lastHeartbeatAt: new Date(Date.now() - 60_000) } });
+    expect(await sweepSilentHosts()).toContain(source.id);
+    const t0 = Date.now();
+    const result = await waiting;
+    expect(Date.now() - t0).toBeLessThan(1_500);
+    expect(errorCode(result)).toBe("TOOL_HOST_OFFLINE");
+    expect((await callLog(identityId)).map((r) => [r.toolName, r.failureCode])).toEqual([[name, "TOOL_HOST_OFFLINE"]]);
   });
 });

@@ -45,9 +45,16 @@ export async function callHostTool(options: {
   wake(`source:${options.sourceId}`);
   try {
     while (Date.now() < deadline.getTime() && !options.signal?.aborted) {
-      const row = await db.toolCall.findUnique({ where: { id: call.id }, select: { status: true, result: true } });
+      const row = await db.toolCall.findUnique({
+        where: { id: call.id },
+        select: { status: true, result: true, source: { select: { name: true, hostSilentSince: true } } },
+      });
       if (!row) break; // the Source was deleted
       if (row.status === "succeeded" && row.result) return JSON.parse(row.result) as ToolResult;
+      // Read here rather than written to each queued row: whichever instance withdrew the
+      // host (a goodbye, the silence sweep), every waiter learns it on its next read, and a
+      // call queued just after the withdrawal fails too instead of waiting out its deadline.
+      if (row.status === "pending" && row.source.hostSilentSince) throw hostOffline(row.source);
       // A host answer that broke the contract fails this call with the code it broke.
       if (row.status === "failed" && row.result) {
         const failure = JSON.parse(row.result) as StoredFailure;
@@ -63,6 +70,14 @@ export async function callHostTool(options: {
     "TOOL_CALL_TIMEOUT",
     `The SDK Tool Host did not answer within ${fmt(limitMs / 1000)} s, this Tool's deadline; the call may still have run on the host. Try again later, or with less to do.`,
     { limit: limitMs, unit: "ms" },
+  );
+}
+
+function hostOffline(source: { name: string; hostSilentSince: Date | null }): DomainError {
+  return new DomainError(
+    "TOOL_HOST_OFFLINE",
+    `The SDK Tool Host "${source.name}" went offline (it shut down, or stopped sending heartbeats) before it took this call; the call did not run. Use another Tool, or try again once the host is back.`,
+    { source: source.name, since: source.hostSilentSince?.toISOString() },
   );
 }
 
