@@ -119,6 +119,11 @@ export const TOOL_CALL_FAILURE_CODES = {
     status: 503,
     doc: "The SDK Tool Host went offline (it shut down, or went silent past its heartbeat timeout and its Tools were withdrawn) while the call waited for it; the call never ran.",
   },
+  // 499 as proxies log it: the client closed the request; nobody reads this answer but the call log.
+  TOOL_CALL_CANCELLED: {
+    status: 499,
+    doc: "The agent cancelled the call (notifications/cancelled) or hung up before it was answered; an SDK Tool Host's handler is told through its signal.",
+  },
   SOURCE_UNREACHABLE: {
     status: 502,
     doc: "The Source's server could not be reached or answered with an HTTP error. When its catalog checks fail too, the message says since when (UTC, and how long ago) and when its next check is due: use another Tool meanwhile, or retry after that check.",

@@ -97,6 +97,18 @@ export class HostApi {
     );
   }
 
+  /** Waits up to `waitSeconds` for any of these calls to be cancelled by its agent; answers with those that were. */
+  async cancelled(ids: string[], waitSeconds: number, signal?: AbortSignal): Promise<string[]> {
+    const answer = await this.request<{ cancelled?: unknown }>("POST", `/calls/cancelled?wait=${waitSeconds}`, {
+      body: JSON.stringify({ ids }),
+      signal,
+      timeoutMs: waitSeconds * 1000 + REQUEST_TIMEOUT_MS,
+    });
+    return Array.isArray(answer?.cancelled)
+      ? answer.cancelled.filter((id): id is string => typeof id === "string")
+      : [];
+  }
+
   goodbye(timeoutMs: number): Promise<GoodbyeAnswer> {
     return this.request("POST", "/goodbye", { timeoutMs });
   }

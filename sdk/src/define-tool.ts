@@ -31,7 +31,11 @@ export interface ToolCallContext {
    * been told TOOL_CALL_TIMEOUT and the result is no longer taken.
    */
   deadline: Date;
-  /** Aborted at the deadline, or when close() gives up waiting: stop work that nobody will read. */
+  /**
+   * Aborted when the agent cancels the call or hangs up, at the deadline, or when close()
+   * gives up waiting: stop work that nobody will read (pass it to fetch and database calls).
+   * `signal.reason` is an Error saying which.
+   */
   signal: AbortSignal;
 }
 

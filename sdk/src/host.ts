@@ -73,7 +73,7 @@ interface ActiveCall {
   deadline: Date;
   controller: AbortController;
   promise: Promise<void>;
-  /** close() gave up on it: its late result is not sent. */
+  /** close() gave up on it, or its agent cancelled it: its late result is not sent. */
   abandoned: boolean;
 }
 
@@ -125,6 +125,11 @@ export class ToolHost {
   /** An operator paused the host: its registration is tried again with each heartbeat. */
   private registrationPending = false;
   private collector: Promise<void> | null = null;
+  /** The cancellation watch over the calls in flight, and the ids it asked about. */
+  private watcher: Promise<void> | null = null;
+  private watchPoll: { controller: AbortController; ids: Set<string> } | null = null;
+  /** Quartermaster predates cancellation watches (404): no more asking. */
+  private watchUnsupported = false;
   private closed: Promise<void> | null = null;
 
   constructor(options: ToolHostOptions) {
@@ -288,6 +293,7 @@ export class ToolHost {
       ]);
       clearTimeout(timer);
       for (const call of this.active.values()) {
+        if (call.abandoned) continue; // cancelled by its agent: nobody waits for its failure either
         call.abandoned = true;
         call.controller.abort(new Error("The SDK Tool Host is shutting down."));
         this.log.warn(
@@ -604,6 +610,70 @@ export class ToolHost {
       this.results.push(call.id, call.tool, result, deadline);
     })();
     this.active.set(call.id, entry);
+    this.watchCancellations();
+  }
+
+  /**
+   * Keeps one long poll open while calls run, asking Quartermaster whether their agents
+   * cancelled any (notifications/cancelled, or a hang-up, on whichever instance took it).
+   * A new call restarts the poll so it is asked about too; a finished one needs no restart.
+   */
+  private watchCancellations(): void {
+    if (this.watchUnsupported || this.stopped.signal.aborted) return;
+    const poll = this.watchPoll;
+    if (poll && [...this.active.keys()].some((id) => !poll.ids.has(id))) poll.controller.abort();
+    this.watcher ??= this.watchLoop()
+      .catch((error: unknown) =>
+        this.log.error(`Watching for cancellations stopped: ${(error as Error)?.stack ?? error}`),
+      )
+      .finally(() => {
+        this.watcher = null;
+      });
+  }
+
+  private async watchLoop(): Promise<void> {
+    // After the rest of this collection's calls have started, so one poll asks about them all.
+    await Promise.resolve();
+    const backoff = new Backoff(this.backoffOptions);
+    while (this.active.size && !this.stopped.signal.aborted && !this.watchUnsupported) {
+      const ids = [...this.active.keys()].slice(0, TOOL_HOST_LIMITS.TOOL_HOST_WATCHED_CALLS.value);
+      const controller = new AbortController();
+      const signal = AbortSignal.any([controller.signal, this.stopped.signal]);
+      this.watchPoll = { controller, ids: new Set(ids) };
+      try {
+        const cancelled = await this.api.cancelled(ids, COLLECT_WAIT_SECONDS, signal);
+        backoff.reset();
+        for (const id of cancelled) this.cancel(id);
+      } catch (error) {
+        if (controller.signal.aborted || this.stopped.signal.aborted) continue;
+        if (error instanceof ToolHostError && error.status === 404) {
+          this.watchUnsupported = true;
+          this.log.info("This Quartermaster does not tell hosts of cancelled calls; handlers run to their deadline.");
+          break;
+        }
+        if (error instanceof AuthenticationError) break;
+        await sleep(backoff.next(), this.stopped.signal);
+      } finally {
+        this.watchPoll = null;
+      }
+    }
+  }
+
+  /** The agent gave up on this call: its handler's signal aborts now and its result is not sent. */
+  private cancel(id: string): void {
+    const call = this.active.get(id);
+    if (!call || call.abandoned) return;
+    call.abandoned = true;
+    call.controller.abort(new Error("The agent cancelled this call."));
+    this.log.info(`Call ${id} to ${call.tool} was cancelled by its agent; its handler's signal is aborted.`, {
+      callId: id,
+      tool: call.tool,
+    });
+    // Its worker is free once the handler returns (a handler that ignores its signal keeps it).
+    void call.promise.finally(() => {
+      this.active.delete(id);
+      this.wakeCollector();
+    });
   }
 }
 

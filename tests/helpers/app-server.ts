@@ -15,6 +15,7 @@ import { handleMetrics } from "@/server/http/metrics-endpoint";
 import { handleDiscovery, isDiscoveryPath } from "@/server/http/oauth-discovery";
 import {
   handleCallResults,
+  handleCancellations,
   handleCollectCalls,
   handleGoodbye,
   handleHeartbeat,
@@ -38,6 +39,7 @@ function route(method: string, pathname: string): Route {
     "/api/v1/tool-hosts/heartbeat": handleHeartbeat,
     "/api/v1/tool-hosts/calls/next": handleCollectCalls,
     "/api/v1/tool-hosts/calls/results": handleCallResults,
+    "/api/v1/tool-hosts/calls/cancelled": handleCancellations,
     "/api/v1/tool-hosts/goodbye": handleGoodbye,
   };
   if (hosts[pathname]) return hosts[pathname];

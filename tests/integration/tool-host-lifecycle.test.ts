@@ -15,6 +15,7 @@ import { sweepSilentHosts } from "@/server/domain/sources/tool-hosts";
 import { LIMITS } from "@/server/limits";
 import { operator } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
+import { postMcp } from "../helpers/mcp-rpc";
 import { type ProductServer, startProduct } from "../helpers/product-server";
 
 withTestDatabase();
@@ -287,5 +288,124 @@ describe("an SDK Tool Host going offline", () => {
     expect(Date.now() - t0).toBeLessThan(1_500);
     expect(errorCode(result)).toBe("TOOL_HOST_OFFLINE");
     expect((await callLog(identityId)).map((r) => [r.toolName, r.failureCode])).toEqual([[name, "TOOL_HOST_OFFLINE"]]);
+  });
+});
+
+const LEGACY = { "mcp-protocol-version": "2025-11-25" };
+/** tools/call as its own POST, left open; `signal` hangs up on it. */
+function postCall(token: string, id: number | string, name: string, signal?: AbortSignal) {
+  return fetch(`${product.url}/mcp`, {
+    method: "POST",
+    signal,
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...LEGACY,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } }),
+  });
+}
+/** notifications/cancelled as a stateless client sends it: a POST of its own. */
+const postCancel = (token: string, requestId: number | string) =>
+  postMcp(
+    `${product.url}/mcp`,
+    token,
+    { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "the user gave up" } },
+    LEGACY,
+  );
+
+/** A host serving one Tool whose handler runs until aborted; resolves once that Tool is served. */
+async function cancellableHost() {
+  const { source, hostToken } = await newHostSource();
+  const host = sdkHost(hostToken);
+  const name = unique("long_task");
+  const { seen, handler } = untilAborted();
+  host.tool({ name, description: "Runs until stopped.", input: z.object({}), handler });
+  await host.serve();
+  return { source, host, hostToken, name, seen };
+}
+
+describe("an agent's cancellation of an SDK Tool call", () => {
+  it("reaches the handler's signal within a second when sent as a notifications/cancelled POST of its own, and the call log says TOOL_CALL_CANCELLED", async () => {
+    const { source, name, seen } = await cancellableHost();
+    const { token, identityId } = await agentFor(source.id);
+    const answer = postCall(token, 41, name);
+    await expect.poll(() => seen.context, { timeout: 10_000 }).toBeDefined();
+    const sent = Date.now();
+    expect((await postCancel(token, 41)).status).toBe(202);
+    await expect.poll(() => seen.abortedAt, { timeout: 1_000, interval: 20 }).toBeDefined();
+    expect(seen.abortedAt! - sent).toBeLessThan(1_000);
+    expect(seen.reason).toBe("The agent cancelled this call.");
+    const body = (await (await answer).json()) as { result: CallToolResult };
+    expect(errorCode(body.result)).toBe("TOOL_CALL_CANCELLED");
+    expect((await callLog(identityId)).map((r) => [r.toolName, r.failureCode])).toEqual([
+      [name, "TOOL_CALL_CANCELLED"],
+    ]);
+    // The cancelled call's late result is not taken, and nothing is left for a collection.
+    const db = await getDb();
+    expect(await db.toolCall.count({ where: { sourceId: source.id, status: { in: ["pending", "delivered"] } } })).toBe(
+      0,
+    );
+  });
+
+  it("reaches the handler's signal within a second when the agent's MCP client aborts the call", async () => {
+    const { source, name, seen } = await cancellableHost();
+    const { client } = await agentFor(source.id);
+    const controller = new AbortController();
+    const answer = call(client, name, {}, 20_000, controller.signal);
+    await expect.poll(() => seen.context, { timeout: 10_000 }).toBeDefined();
+    const sent = Date.now();
+    controller.abort(new Error("the user pressed stop"));
+    await expect(answer).rejects.toThrow();
+    await expect.poll(() => seen.abortedAt, { timeout: 1_000, interval: 20 }).toBeDefined();
+    expect(seen.abortedAt! - sent).toBeLessThan(1_000);
+  });
+
+  it("reaches the handler's signal within a second when the agent hangs up", async () => {
+    const { source, name, seen } = await cancellableHost();
+    const { token, identityId } = await agentFor(source.id);
+    const hangUp = new AbortController();
+    const answer = postCall(token, 7, name, hangUp.signal).catch((error: unknown) => error);
+    await expect.poll(() => seen.context, { timeout: 10_000 }).toBeDefined();
+    const sent = Date.now();
+    hangUp.abort();
+    await answer;
+    await expect.poll(() => seen.abortedAt, { timeout: 1_000, interval: 20 }).toBeDefined();
+    expect(seen.abortedAt! - sent).toBeLessThan(1_000);
+    await expect
+      .poll(async () => (await callLog(identityId)).map((r) => r.failureCode), { timeout: 3_000 })
+      .toEqual(["TOOL_CALL_CANCELLED"]);
+  });
+
+  it("is ignored for a request id the agent has not made, or one another Agent Identity's token made", async () => {
+    const { source, hostToken, name, seen } = await cancellableHost();
+    const owner = await agentFor(source.id);
+    const stranger = await agentFor(source.id);
+    const answer = postCall(owner.token, "job-1", name);
+    await expect.poll(() => seen.context, { timeout: 10_000 }).toBeDefined();
+    expect((await postCancel(stranger.token, "job-1")).status).toBe(202);
+    expect((await postCancel(owner.token, "job-2")).status).toBe(202);
+    expect((await postCancel(owner.token, 1)).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(seen.abortedAt).toBeUndefined();
+
+    // A host asking about a call it does not hold is never told of it; a malformed question is refused.
+    const other = await newHostSource();
+    const ask = (token: string, body: unknown) =>
+      fetch(`${product.url}/api/v1/tool-hosts/calls/cancelled?wait=0`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const callId = seen.context!.callId;
+    expect((await postCancel(owner.token, "job-1")).status).toBe(202);
+    await expect.poll(() => seen.abortedAt, { timeout: 1_000, interval: 20 }).toBeDefined();
+    expect(await (await ask(other.hostToken, { ids: [callId] })).json()).toEqual({ cancelled: [] });
+    expect(await (await ask(hostToken, { ids: [callId] })).json()).toEqual({ cancelled: [callId] });
+    const refused = await ask(hostToken, { ids: [] });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: "INVALID_INPUT" });
+    expect(errorCode(((await (await answer).json()) as { result: CallToolResult }).result)).toBe("TOOL_CALL_CANCELLED");
   });
 });

@@ -49,6 +49,7 @@ export const TOOL_HOST_LIMITS = {
   TOOL_CALL_TIMEOUT_MAX_SECONDS: setting(300, "the longest call deadline (timeoutSeconds) an SDK Tool may declare"),
   TOOL_HOST_COLLECT_WAIT_SECONDS: setting(25, "longest wait of one call collection (under common 30 s proxy timeouts)"),
   TOOL_HOST_COLLECT_CALLS: setting(16, "calls handed to an SDK Tool Host in one collection"),
+  TOOL_HOST_WATCHED_CALLS: setting(1024, "calls in flight one cancellation watch of an SDK Tool Host may name"),
 } as const satisfies Record<string, Limit>;
 
 /** Reserved top-level argument names (contract): anything starting with two underscores. */
