@@ -130,6 +130,8 @@ export class ToolHost {
   private watchPoll: { controller: AbortController; ids: Set<string> } | null = null;
   /** Quartermaster predates cancellation watches (404): no more asking. */
   private watchUnsupported = false;
+  /** The token was refused: a goodbye would be refused too. */
+  private tokenRefused = false;
   private closed: Promise<void> | null = null;
 
   constructor(options: ToolHostOptions) {
@@ -314,7 +316,7 @@ export class ToolHost {
     }
     await this.results.drain(RESULT_DRAIN_MS);
     clearTimeout(this.heartbeatTimer);
-    if (wasServing) await this.sayGoodbye();
+    if (wasServing && !this.tokenRefused) await this.sayGoodbye();
     this.stopped.abort();
     this.current = "closed";
     if (wasServing) this.log.info("Closed: no longer collecting calls or sending heartbeats.");
@@ -483,6 +485,7 @@ export class ToolHost {
   /** The token was refused while serving: nothing more can be done with it. */
   private fail(error: AuthenticationError): void {
     if (this.closed) return;
+    this.tokenRefused = true;
     this.log.error(
       `Quartermaster refused the host token (${error.message}); the host stops. Was the token rotated or the SDK Tool Host deleted?`,
     );
