@@ -349,6 +349,7 @@ describe("an agent's cancellation of an SDK Tool call", () => {
     );
   });
 
+  // A 2026-07-28 client cancels by closing the call's own request stream, not by a notification.
   it("reaches the handler's signal within a second when the agent's MCP client aborts the call", async () => {
     const { source, name, seen } = await cancellableHost();
     const { client } = await agentFor(source.id);
