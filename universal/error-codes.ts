@@ -94,6 +94,10 @@ export const CHECK_FAILURE_CODES = {
   CATALOG_CHECK_FAILED: { status: 422, doc: "Quartermaster itself failed while checking (see the server log)." },
   TOO_MANY_TOOLS: { status: 422, doc: "An SDK registration has more Tools than one Source may publish." },
   REQUEST_BODY_TOO_LARGE: { status: 413, doc: "An SDK registration request body is too large." },
+  TOOL_TIMEOUT_INVALID: {
+    status: 422,
+    doc: "An SDK registration declares a Tool's timeoutSeconds that is not a whole number of seconds from 1 to the release's ceiling (TOOL_CALL_TIMEOUT_MAX_SECONDS).",
+  },
   SOURCE_PAUSED: {
     status: 409,
     doc: "An operator paused the SDK Tool Host; registrations are refused until it is resumed.",
@@ -107,7 +111,19 @@ export const CHECK_FAILURE_CODES = {
  * call would answer over plain HTTP; /mcp answers every call 200.)
  */
 export const TOOL_CALL_FAILURE_CODES = {
-  TOOL_CALL_TIMEOUT: { status: 504, doc: "The Source did not answer within the time one Tool Call may take." },
+  TOOL_CALL_TIMEOUT: {
+    status: 504,
+    doc: "The Source did not answer within the time one Tool Call may take (an SDK Tool's own timeoutSeconds, or the default).",
+  },
+  TOOL_HOST_OFFLINE: {
+    status: 503,
+    doc: "The SDK Tool Host went offline (it shut down, or went silent past its heartbeat timeout and its Tools were withdrawn) while the call waited for it; the call never ran.",
+  },
+  // 499 as proxies log it: the client closed the request; nobody reads this answer but the call log.
+  TOOL_CALL_CANCELLED: {
+    status: 499,
+    doc: "The agent cancelled the call (notifications/cancelled) or hung up before it was answered; an SDK Tool Host's handler is told through its signal.",
+  },
   SOURCE_UNREACHABLE: {
     status: 502,
     doc: "The Source's server could not be reached or answered with an HTTP error. When its catalog checks fail too, the message says since when (UTC, and how long ago) and when its next check is due: use another Tool meanwhile, or retry after that check.",

@@ -33,6 +33,13 @@ export interface CollectedCall {
   deadline: string;
 }
 
+export interface GoodbyeAnswer {
+  /** The host's Tools were withdrawn: no other process of it is serving. */
+  withdrawn: boolean;
+  /** Other processes serving with the same token, which keep the Tools offered. */
+  otherProcesses: number;
+}
+
 export interface SubmissionOutcome {
   delivered: string[];
   refused: { id: string; code: string; message: string }[];
@@ -52,6 +59,8 @@ export class HostApi {
     url: string | URL,
     token: string,
     private readonly fetchImpl: typeof fetch = fetch,
+    /** This process's id: Quartermaster tells replicas with one token apart by it (a goodbye withdraws only the last). */
+    processId?: string,
   ) {
     const parsed = new URL(url);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
@@ -61,6 +70,7 @@ export class HostApi {
       authorization: `Bearer ${token}`,
       accept: "application/json",
       "user-agent": `quartermaster-tool-host/${SDK_VERSION} node/${process.versions.node}`,
+      ...(processId ? { "qm-host-process": processId } : {}),
     };
   }
 
@@ -85,6 +95,22 @@ export class HostApi {
     return (Array.isArray(answer?.calls) ? answer.calls : []).filter(
       (call): call is CollectedCall => typeof call?.id === "string" && typeof call.tool === "string",
     );
+  }
+
+  /** Waits up to `waitSeconds` for any of these calls to be cancelled by its agent; answers with those that were. */
+  async cancelled(ids: string[], waitSeconds: number, signal?: AbortSignal): Promise<string[]> {
+    const answer = await this.request<{ cancelled?: unknown }>("POST", `/calls/cancelled?wait=${waitSeconds}`, {
+      body: JSON.stringify({ ids }),
+      signal,
+      timeoutMs: waitSeconds * 1000 + REQUEST_TIMEOUT_MS,
+    });
+    return Array.isArray(answer?.cancelled)
+      ? answer.cancelled.filter((id): id is string => typeof id === "string")
+      : [];
+  }
+
+  goodbye(timeoutMs: number): Promise<GoodbyeAnswer> {
+    return this.request("POST", "/goodbye", { timeoutMs });
   }
 
   submit(body: string, signal?: AbortSignal): Promise<SubmissionOutcome> {

@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import { reservedArgumentNames } from "./contract/compatibility.ts";
+import { TOOL_HOST_LIMITS } from "./contract/limits.ts";
 import { checkResultOutput, type SubmittedResult } from "./contract/result-checks.ts";
-import { checkRegisteredTool } from "./contract/tool-checks.ts";
+import { checkRegisteredTool, checkToolTimeout } from "./contract/tool-checks.ts";
 import { RegistrationError, ToolDefinitionError } from "./errors.ts";
 
 /** MCP Tool annotations: hints clients show; models are not told them. */
@@ -25,9 +26,16 @@ export interface ToolCallContext {
   callId: string;
   /** The Tool's name as this host registered it. */
   tool: string;
-  /** After this the agent has been told TOOL_CALL_TIMEOUT and the result is no longer taken. */
+  /**
+   * A `Date`: when the Tool's deadline (its `timeoutSeconds`) passes. After it the agent has
+   * been told TOOL_CALL_TIMEOUT and the result is no longer taken.
+   */
   deadline: Date;
-  /** Aborted at the deadline, or when close() gives up waiting: stop work that nobody will read. */
+  /**
+   * Aborted when the agent cancels the call or hangs up, at the deadline, or when close()
+   * gives up waiting: stop work that nobody will read (pass it to fetch and database calls).
+   * `signal.reason` is an Error saying which.
+   */
   signal: AbortSignal;
 }
 
@@ -49,6 +57,12 @@ export interface ToolSpec<I extends z.ZodType, O extends z.ZodType | undefined =
   /** The result's shape, if it has one: the handler's return value is checked against it and sent as JSON. */
   output?: O;
   annotations?: ToolAnnotations;
+  /**
+   * How long one call may take, in whole seconds, before the agent is told TOOL_CALL_TIMEOUT
+   * (default 50, under the 60 s MCP clients wait by default; at most 300). An agent whose
+   * client waits less than this sees its client's timeout instead.
+   */
+  timeoutSeconds?: number;
   handler: (args: z.output<I>, context: ToolCallContext) => HandlerResult<O> | Promise<HandlerResult<O>>;
 }
 
@@ -110,6 +124,8 @@ export function errorText(text: string): string {
 export class DefinedTool {
   readonly definition: ToolDefinition;
   readonly name: string;
+  /** The declared deadline of one call, if any (sent beside the definition, not in it). */
+  readonly declaredTimeoutSeconds: number | undefined;
   private readonly input: z.ZodType;
   private readonly output: z.ZodType | undefined;
   private readonly handler: (args: unknown, context: ToolCallContext) => unknown;
@@ -157,6 +173,23 @@ export class DefinedTool {
       const { code, message, details } = checked.failure;
       throw new RegistrationError(code, message, details, 422, true);
     }
+    if (spec.timeoutSeconds !== undefined) {
+      const refused = checkToolTimeout(name, spec.timeoutSeconds);
+      if (refused) throw new RegistrationError(refused.code, refused.message, refused.details, 422, true);
+    }
+    this.declaredTimeoutSeconds = spec.timeoutSeconds;
+  }
+
+  /** Seconds one call may take: the declared deadline, or Quartermaster's default. */
+  get timeoutSeconds(): number {
+    return this.declaredTimeoutSeconds ?? TOOL_HOST_LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value;
+  }
+
+  /** The Tool as a registration lists it: its definition, and its deadline beside it when declared. */
+  get registered(): ToolDefinition & { timeoutSeconds?: number } {
+    return this.declaredTimeoutSeconds === undefined
+      ? this.definition
+      : { ...this.definition, timeoutSeconds: this.declaredTimeoutSeconds };
   }
 
   /** Runs one call; never throws: every failure is that call's error result (and a `problem` for the host's log). */

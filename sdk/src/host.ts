@@ -5,6 +5,7 @@
  * Quartermaster is unreachable or restarting it backs off and reconnects, registering
  * again; close() stops collecting and lets the calls in flight finish.
  */
+import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { type CollectedCall, HostApi, type RegistrationAnswer } from "./api.ts";
 import { Backoff, type BackoffOptions, sleep } from "./backoff.ts";
@@ -72,12 +73,14 @@ interface ActiveCall {
   deadline: Date;
   controller: AbortController;
   promise: Promise<void>;
-  /** close() gave up on it: its late result is not sent. */
+  /** close() gave up on it, or its agent cancelled it: its late result is not sent. */
   abandoned: boolean;
 }
 
 /** Longest close() spends sending the last results after the calls finished. */
 const RESULT_DRAIN_MS = 5_000;
+/** Longest close() waits for Quartermaster to take its goodbye (without it, the heartbeat timeout withdraws the Tools). */
+const GOODBYE_MS = 5_000;
 const COLLECT_WAIT_SECONDS = TOOL_HOST_LIMITS.TOOL_HOST_COLLECT_WAIT_SECONDS.value;
 /** A host's heartbeat timeout when the server does not say (its default). */
 const DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 120;
@@ -111,6 +114,8 @@ export class ToolHost {
   private slotWaiter: (() => void) | null = null;
   private readonly results: ResultSender;
   private heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The heartbeat being sent: a goodbye waits for it, or the heartbeat would land after and bring the Tools back. */
+  private beating: Promise<unknown> | null = null;
   private heartbeatMs = heartbeatInterval(DEFAULT_HEARTBEAT_TIMEOUT_SECONDS);
   private heartbeatTimeoutSeconds = DEFAULT_HEARTBEAT_TIMEOUT_SECONDS;
   private readonly strict: boolean;
@@ -120,12 +125,19 @@ export class ToolHost {
   /** An operator paused the host: its registration is tried again with each heartbeat. */
   private registrationPending = false;
   private collector: Promise<void> | null = null;
+  /** The cancellation watch over the calls in flight, and the ids it asked about. */
+  private watcher: Promise<void> | null = null;
+  private watchPoll: { controller: AbortController; ids: Set<string> } | null = null;
+  /** Quartermaster predates cancellation watches (404): no more asking. */
+  private watchUnsupported = false;
+  /** The token was refused: a goodbye would be refused too. */
+  private tokenRefused = false;
   private closed: Promise<void> | null = null;
 
   constructor(options: ToolHostOptions) {
     if (!options || typeof options.token !== "string" || !options.token.trim())
       throw new TypeError("token: the SDK Tool Host's token (qm_host_…) is required.");
-    this.api = new HostApi(options.url, options.token.trim(), options.fetch);
+    this.api = new HostApi(options.url, options.token.trim(), options.fetch, randomUUID());
     this.url = String(options.url);
     this.log = options.logger === false ? silentLogger : (options.logger ?? consoleLogger);
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
@@ -283,6 +295,7 @@ export class ToolHost {
       ]);
       clearTimeout(timer);
       for (const call of this.active.values()) {
+        if (call.abandoned) continue; // cancelled by its agent: nobody waits for its failure either
         call.abandoned = true;
         call.controller.abort(new Error("The SDK Tool Host is shutting down."));
         this.log.warn(
@@ -303,14 +316,36 @@ export class ToolHost {
     }
     await this.results.drain(RESULT_DRAIN_MS);
     clearTimeout(this.heartbeatTimer);
+    if (wasServing && !this.tokenRefused) await this.sayGoodbye();
     this.stopped.abort();
     this.current = "closed";
     if (wasServing) this.log.info("Closed: no longer collecting calls or sending heartbeats.");
   }
 
+  /**
+   * Tells Quartermaster this process is going, so the host's Tools are withdrawn now (unless
+   * another process serves them) and calls queued for it fail at once with TOOL_HOST_OFFLINE
+   * instead of waiting out their deadline. Best effort: the heartbeat timeout still applies.
+   */
+  private async sayGoodbye(): Promise<void> {
+    if (this.beating) await Promise.race([this.beating.catch(() => {}), sleep(GOODBYE_MS, this.stopped.signal)]);
+    try {
+      const answer = await this.api.goodbye(GOODBYE_MS);
+      if (answer?.withdrawn === false)
+        this.log.info(
+          `Said goodbye; ${answer.otherProcesses} other process(es) serving with this token keep the Tools offered.`,
+        );
+      else this.log.info("Said goodbye: Quartermaster withdrew this host's Tools.");
+    } catch (error) {
+      this.log.warn(
+        `Could not say goodbye (${(error as Error).message}); Quartermaster withdraws the Tools at the heartbeat timeout.`,
+      );
+    }
+  }
+
   /** The registration body, checked as Quartermaster will check it; throws RegistrationError. */
   private buildRegistration(): string {
-    const tools = [...this.tools.values()].map((t) => t.definition);
+    const tools = [...this.tools.values()].map((t) => t.registered);
     const checked = checkRegistration({ tools });
     if (!checked.ok) {
       const { code, message, details } = checked.failure;
@@ -384,7 +419,11 @@ export class ToolHost {
     if (this.stopped.signal.aborted) return;
     try {
       if (this.registrationPending) await this.register();
-      const answer = await this.api.heartbeat(this.stopped.signal);
+      const sent = this.api.heartbeat(this.stopped.signal);
+      this.beating = sent;
+      const answer = await sent.finally(() => {
+        if (this.beating === sent) this.beating = null;
+      });
       this.setHeartbeatTimeout(answer.heartbeatTimeoutSeconds);
     } catch (error) {
       if (this.stopped.signal.aborted) return;
@@ -446,6 +485,7 @@ export class ToolHost {
   /** The token was refused while serving: nothing more can be done with it. */
   private fail(error: AuthenticationError): void {
     if (this.closed) return;
+    this.tokenRefused = true;
     this.log.error(
       `Quartermaster refused the host token (${error.message}); the host stops. Was the token rotated or the SDK Tool Host deleted?`,
     );
@@ -519,8 +559,9 @@ export class ToolHost {
 
   private start(call: CollectedCall): void {
     const parsed = Date.parse(call.deadline);
-    const deadline = new Date(Number.isFinite(parsed) ? parsed : Date.now() + TOOL_HOST_LIMITS.TOOL_CALL_MS.value);
     const tool = this.tools.get(call.tool);
+    const fallback = (tool?.timeoutSeconds ?? TOOL_HOST_LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value) * 1000;
+    const deadline = new Date(Number.isFinite(parsed) ? parsed : Date.now() + fallback);
     if (!tool) {
       // Quartermaster's list is not this host's (another version registered it): fail the call, register ours.
       this.log.warn(
@@ -572,6 +613,70 @@ export class ToolHost {
       this.results.push(call.id, call.tool, result, deadline);
     })();
     this.active.set(call.id, entry);
+    this.watchCancellations();
+  }
+
+  /**
+   * Keeps one long poll open while calls run, asking Quartermaster whether their agents
+   * cancelled any (notifications/cancelled, or a hang-up, on whichever instance took it).
+   * A new call restarts the poll so it is asked about too; a finished one needs no restart.
+   */
+  private watchCancellations(): void {
+    if (this.watchUnsupported || this.stopped.signal.aborted) return;
+    const poll = this.watchPoll;
+    if (poll && [...this.active.keys()].some((id) => !poll.ids.has(id))) poll.controller.abort();
+    this.watcher ??= this.watchLoop()
+      .catch((error: unknown) =>
+        this.log.error(`Watching for cancellations stopped: ${(error as Error)?.stack ?? error}`),
+      )
+      .finally(() => {
+        this.watcher = null;
+      });
+  }
+
+  private async watchLoop(): Promise<void> {
+    // After the rest of this collection's calls have started, so one poll asks about them all.
+    await Promise.resolve();
+    const backoff = new Backoff(this.backoffOptions);
+    while (this.active.size && !this.stopped.signal.aborted && !this.watchUnsupported) {
+      const ids = [...this.active.keys()].slice(0, TOOL_HOST_LIMITS.TOOL_HOST_WATCHED_CALLS.value);
+      const controller = new AbortController();
+      const signal = AbortSignal.any([controller.signal, this.stopped.signal]);
+      this.watchPoll = { controller, ids: new Set(ids) };
+      try {
+        const cancelled = await this.api.cancelled(ids, COLLECT_WAIT_SECONDS, signal);
+        backoff.reset();
+        for (const id of cancelled) this.cancel(id);
+      } catch (error) {
+        if (controller.signal.aborted || this.stopped.signal.aborted) continue;
+        if (error instanceof ToolHostError && error.status === 404) {
+          this.watchUnsupported = true;
+          this.log.info("This Quartermaster does not tell hosts of cancelled calls; handlers run to their deadline.");
+          break;
+        }
+        if (error instanceof AuthenticationError) break;
+        await sleep(backoff.next(), this.stopped.signal);
+      } finally {
+        this.watchPoll = null;
+      }
+    }
+  }
+
+  /** The agent gave up on this call: its handler's signal aborts now and its result is not sent. */
+  private cancel(id: string): void {
+    const call = this.active.get(id);
+    if (!call || call.abandoned) return;
+    call.abandoned = true;
+    call.controller.abort(new Error("The agent cancelled this call."));
+    this.log.info(`Call ${id} to ${call.tool} was cancelled by its agent; its handler's signal is aborted.`, {
+      callId: id,
+      tool: call.tool,
+    });
+    // Its worker is free once the handler returns (a handler that ignores its signal keeps it).
+    void call.promise.finally(() => {
+      this.active.delete(id);
+      this.wakeCollector();
+    });
   }
 }
 

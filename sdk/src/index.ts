@@ -2,7 +2,7 @@
  * @quartermaster/tool-host — define Tools in TypeScript and serve them to Quartermaster's
  * agents as an SDK Tool Host. See README.md.
  */
-export type { CollectedCall, HeartbeatAnswer, RegistrationAnswer, SubmissionOutcome } from "./api.ts";
+export type { CollectedCall, GoodbyeAnswer, HeartbeatAnswer, RegistrationAnswer, SubmissionOutcome } from "./api.ts";
 export type { BackoffOptions } from "./backoff.ts";
 export { type Limit, type LimitClass, RESERVED_ARGUMENT_PREFIX, TOOL_HOST_LIMITS } from "./contract/limits.ts";
 export type { FailureDetails, RegistrationFailureCode } from "./contract/tool-checks.ts";

@@ -10,7 +10,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { evaluateSchemaCompatibility } from "./contract/compatibility.ts";
-import { TOOL_HOST_LIMITS } from "./contract/limits.ts";
 import { type ShapedToolResult, shapeToolResult } from "./contract/result-checks.ts";
 import type { DefinedTool, ToolCallContext, ToolDefinition } from "./define-tool.ts";
 import { ToolHostError } from "./errors.ts";
@@ -21,7 +20,7 @@ export type { ShapedToolResult as TestToolResult } from "./contract/result-check
 export interface TestCallOptions {
   /** Aborts the handler's ctx.signal, as an agent that gives up would. */
   signal?: AbortSignal;
-  /** The call's deadline from now (default: the Tool Call limit, 60 s). */
+  /** The call's deadline from now (default: the Tool's timeoutSeconds, else Quartermaster's default, 50 s). */
   deadlineMs?: number;
 }
 
@@ -62,7 +61,7 @@ export function testToolHost(host: ToolHost): ToolHostHarness {
           `Tool "${name}" is offered to no model (${judged.state}): ${judged.reason}`,
           { tool: name, state: judged.state },
         );
-      const deadline = new Date(Date.now() + (options.deadlineMs ?? TOOL_HOST_LIMITS.TOOL_CALL_MS.value));
+      const deadline = new Date(Date.now() + (options.deadlineMs ?? tool.timeoutSeconds * 1000));
       const timeout = AbortSignal.timeout(Math.max(0, deadline.getTime() - Date.now()));
       const context: ToolCallContext = {
         callId: randomUUID(),

@@ -5,8 +5,15 @@
 
 import { randomUUID } from "node:crypto";
 import { fmtBytes } from "@/universal/format";
-import { collectHostCalls, submitHostResults } from "../domain/agent-tools/host-calls";
-import { authenticateToolHost, heartbeat, registerTools, type ToolHost } from "../domain/sources/tool-hosts";
+import { collectHostCalls, submitHostResults, watchCancellations } from "../domain/agent-tools/host-calls";
+import {
+  authenticateToolHost,
+  heartbeat,
+  hostProcessId,
+  registerTools,
+  sayGoodbye,
+  type ToolHost,
+} from "../domain/sources/tool-hosts";
 import { DomainError } from "../errors";
 import { LIMITS } from "../limits";
 import { log } from "../log";
@@ -16,7 +23,7 @@ import { problem, problemOf } from "./problem";
 
 async function hostFrom(req: Request): Promise<ToolHost | Response> {
   const token = bearerToken(req.headers.get("authorization"));
-  const host = token ? await authenticateToolHost(token) : null;
+  const host = token ? await authenticateToolHost(token, hostProcessId(req.headers.get("qm-host-process"))) : null;
   return (
     host ?? problem(401, "UNAUTHENTICATED", "Send the SDK Tool Host's token as Authorization: Bearer <host token>.")
   );
@@ -93,14 +100,20 @@ export const handleHeartbeat = jsonErrors("heartbeat", async (_req, host) => {
   });
 });
 
-export const handleCollectCalls = jsonErrors("call collection", async (req, host) => {
-  const params = new URL(req.url).searchParams;
-  // How long a collection waits by default, and at most: under common 30 s proxy timeouts.
+/** The `wait` of a long poll, in seconds: by default, and at most, under common 30 s proxy timeouts. */
+function waitSeconds(params: URLSearchParams, what: string): number | Response {
   const maxWait = LIMITS.TOOL_HOST_COLLECT_WAIT_SECONDS.value;
   const given = params.get("wait");
   const wait = given === null ? maxWait : Number(given);
   if (!Number.isFinite(wait) || wait < 0 || wait > maxWait)
-    return problem(400, "INVALID_INPUT", `wait: seconds to wait for a call, from 0 to ${maxWait}.`, { field: "wait" });
+    return problem(400, "INVALID_INPUT", `wait: seconds to wait for ${what}, from 0 to ${maxWait}.`, { field: "wait" });
+  return wait;
+}
+
+export const handleCollectCalls = jsonErrors("call collection", async (req, host) => {
+  const params = new URL(req.url).searchParams;
+  const wait = waitSeconds(params, "a call");
+  if (wait instanceof Response) return wait;
   // A host with fewer free workers than a full batch takes only what it can start now,
   // leaving the rest to other processes collecting with the same token.
   const maxCalls = LIMITS.TOOL_HOST_COLLECT_CALLS.value;
@@ -114,13 +127,22 @@ export const handleCollectCalls = jsonErrors("call collection", async (req, host
   return Response.json({ calls });
 });
 
+export const handleCancellations = jsonErrors("cancellation watch", async (req, host) => {
+  const wait = waitSeconds(new URL(req.url).searchParams, "a cancellation");
+  if (wait instanceof Response) return wait;
+  const body = await readJsonBody(req, LIMITS.TOOL_HOST_REQUEST_BODY_BYTES.value, "a cancellation watch");
+  return Response.json({ cancelled: await watchCancellations(host, body, wait * 1000, req.signal) });
+});
+
+export const handleGoodbye = jsonErrors("goodbye", async (_req, host) => Response.json(await sayGoodbye(host)));
+
 export const handleCallResults = jsonErrors("result submission", async (req, host) => {
   const body = await readJsonBody(req, LIMITS.SDK_RESULT_SUBMISSION_BYTES.value, "a result submission");
   return Response.json(await submitHostResults(host, body));
 });
 
 const ENDPOINTS =
-  "POST /api/v1/tool-hosts/registration (or PUT), POST /api/v1/tool-hosts/heartbeat, POST /api/v1/tool-hosts/calls/next and POST /api/v1/tool-hosts/calls/results";
+  "POST /api/v1/tool-hosts/registration (or PUT), POST /api/v1/tool-hosts/heartbeat, POST /api/v1/tool-hosts/calls/next, POST /api/v1/tool-hosts/calls/results, POST /api/v1/tool-hosts/calls/cancelled and POST /api/v1/tool-hosts/goodbye";
 
 /** Any other method on an endpoint: 405 with the methods it takes. */
 export function methodNotAllowed(allow: string) {

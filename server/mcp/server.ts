@@ -9,6 +9,7 @@
 import { type CallToolResult, ResourceNotFoundError, Server, type Tool } from "@modelcontextprotocol/server";
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
+import { cancelRequest, requestKey } from "../domain/agent-tools/host-calls";
 import { instructionsFor } from "../domain/agent-tools/instructions";
 import { listOfferedTools } from "../domain/agent-tools/list";
 import { failedCall } from "../domain/agent-tools/result";
@@ -103,7 +104,14 @@ export async function buildMcpServer(
         const builtIn = builtInTool(call.name);
         if (builtIn) return await runTool(builtIn, call.arguments, { actor: agent, signal });
         try {
-          return await callOfferedTool(actor, { ...call, signal, confirmation: clientConfirmation(ctx, revision) });
+          return await callOfferedTool(actor, {
+            ...call,
+            // A cancellation sent on this request's own stream aborts ctx's signal; one sent
+            // as a POST of its own (a stateless client's) arrives through requestKey below.
+            signal: AbortSignal.any([signal, ctx.mcpReq.signal]),
+            requestKey: requestKey(agent, ctx.mcpReq.id),
+            confirmation: clientConfirmation(ctx, revision),
+          });
         } catch (error) {
           // A direct call of an unknown name is a protocol error; through call_tool the name
           // is an argument the model got wrong, answered as a result it can act on.
@@ -118,6 +126,15 @@ export async function buildMcpServer(
       return toolResultForRevision(result as CallToolResult, revision);
     }),
   );
+  // /mcp keeps no session, so the request a cancellation names may be in flight on any
+  // instance: it is found through the database by who asked and its id.
+  server.setNotificationHandler("notifications/cancelled", async (notification) => {
+    const requestId = notification.params?.requestId;
+    if (requestId === undefined) return;
+    await cancelRequest(requestKey(agent, requestId)).catch((error: unknown) =>
+      log.warn({ err: error }, "an agent's cancellation could not be recorded"),
+    );
+  });
   // Held Sources' resources, templates and prompts follow the built-ins' (which lead the
   // first page); no memory is enumerated: memories are reached by id.
   const sourcePage = async <K extends "resources" | "resourceTemplates" | "prompts">(

@@ -15,7 +15,9 @@ import { handleMetrics } from "@/server/http/metrics-endpoint";
 import { handleDiscovery, isDiscoveryPath } from "@/server/http/oauth-discovery";
 import {
   handleCallResults,
+  handleCancellations,
   handleCollectCalls,
+  handleGoodbye,
   handleHeartbeat,
   handleRegistration,
   unknownEndpoint,
@@ -37,6 +39,8 @@ function route(method: string, pathname: string): Route {
     "/api/v1/tool-hosts/heartbeat": handleHeartbeat,
     "/api/v1/tool-hosts/calls/next": handleCollectCalls,
     "/api/v1/tool-hosts/calls/results": handleCallResults,
+    "/api/v1/tool-hosts/calls/cancelled": handleCancellations,
+    "/api/v1/tool-hosts/goodbye": handleGoodbye,
   };
   if (hosts[pathname]) return hosts[pathname];
   if (pathname.startsWith("/api/v1/tool-hosts/")) return unknownEndpoint;

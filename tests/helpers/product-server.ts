@@ -5,8 +5,10 @@
  * connection as a dying process would, and serves again on the same port.
  */
 import * as catchAll from "@/app/api/v1/tool-hosts/[...path]/route";
+import * as cancelled from "@/app/api/v1/tool-hosts/calls/cancelled/route";
 import * as collect from "@/app/api/v1/tool-hosts/calls/next/route";
 import * as results from "@/app/api/v1/tool-hosts/calls/results/route";
+import * as goodbye from "@/app/api/v1/tool-hosts/goodbye/route";
 import * as heartbeat from "@/app/api/v1/tool-hosts/heartbeat/route";
 import * as registration from "@/app/api/v1/tool-hosts/registration/route";
 import * as mcp from "@/app/mcp/route";
@@ -24,6 +26,8 @@ const ROUTES: Record<string, MethodHandlers> = {
   "/api/v1/tool-hosts/heartbeat": methods(heartbeat),
   "/api/v1/tool-hosts/calls/next": methods(collect),
   "/api/v1/tool-hosts/calls/results": methods(results),
+  "/api/v1/tool-hosts/calls/cancelled": methods(cancelled),
+  "/api/v1/tool-hosts/goodbye": methods(goodbye),
 };
 const UNKNOWN_ENDPOINT = methods(catchAll);
 

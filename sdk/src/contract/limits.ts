@@ -36,9 +36,20 @@ export const TOOL_HOST_LIMITS = {
   SDK_RESULT_SUBMISSION_BYTES: setting(4 * MiB, "one SDK Tool Result submission"),
   SDK_RESULT_OUTPUT_CHARS: setting(1_048_576, "an SDK Tool Result's output as the model reads it"),
   // Not in the spec's table: without it a Source that never answers would hold the agent's request open.
-  TOOL_CALL_MS: setting(60_000, "one proxied Tool Call, from connecting to the Source to its answer"),
+  TOOL_CALL_MS: setting(
+    60_000,
+    "one proxied Tool Call to an MCP Connection, from connecting to the Source to its answer",
+  ),
+  // Under the 60 s request timeout MCP clients default to, so an agent is told TOOL_CALL_TIMEOUT
+  // (which a model can act on) rather than its client's own "Request timed out".
+  TOOL_CALL_TIMEOUT_DEFAULT_SECONDS: setting(
+    50,
+    "an SDK Tool's call deadline when its host declares no timeoutSeconds for it",
+  ),
+  TOOL_CALL_TIMEOUT_MAX_SECONDS: setting(300, "the longest call deadline (timeoutSeconds) an SDK Tool may declare"),
   TOOL_HOST_COLLECT_WAIT_SECONDS: setting(25, "longest wait of one call collection (under common 30 s proxy timeouts)"),
   TOOL_HOST_COLLECT_CALLS: setting(16, "calls handed to an SDK Tool Host in one collection"),
+  TOOL_HOST_WATCHED_CALLS: setting(1024, "calls in flight one cancellation watch of an SDK Tool Host may name"),
 } as const satisfies Record<string, Limit>;
 
 /** Reserved top-level argument names (contract): anything starting with two underscores. */

@@ -20,6 +20,7 @@ export const REGISTRATION_FAILURE_STATUS = {
   TOOL_NAME_INVALID: 422,
   TOOL_DESCRIPTION_TOO_LONG: 422,
   CATALOG_DUPLICATE_TOOL_NAME: 422,
+  TOOL_TIMEOUT_INVALID: 422,
   CATALOG_MALFORMED_RESPONSE: 400,
 } as const;
 export type RegistrationFailureCode = keyof typeof REGISTRATION_FAILURE_STATUS;
@@ -57,6 +58,8 @@ export interface CheckedTool {
   /** UTF-8 bytes of the input schema's canonical JSON. */
   inputSchemaBytes: number;
   definitionBytes: number;
+  /** An SDK registration's per-Tool call deadline, when the host declared one (not part of the definition). */
+  timeoutSeconds?: number;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -181,6 +184,35 @@ export function checkRegisteredTool(raw: unknown, index: number): Checked<Checke
   );
 }
 
+/**
+ * A Tool's declared call deadline (`timeoutSeconds` beside its definition in a registration):
+ * whole seconds, from 1 to the release's ceiling. A deadline above the ceiling is refused
+ * rather than cut down, so a host never believes it has more time than an agent will wait.
+ */
+export function checkToolTimeout(tool: string, value: unknown): ContractFailure | null {
+  const max = L.TOOL_CALL_TIMEOUT_MAX_SECONDS.value;
+  if (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= max) return null;
+  const shown = typeof value === "number" ? fmt(value) : (JSON.stringify(value) ?? String(value));
+  return {
+    code: "TOOL_TIMEOUT_INVALID",
+    message: `Tool "${tool}"'s timeoutSeconds is ${shown}; it must be a whole number of seconds from 1 to ${fmt(max)} (TOOL_CALL_TIMEOUT_MAX_SECONDS, the longest an SDK Tool's call may take in this release).`,
+    details: {
+      tool,
+      field: "timeoutSeconds",
+      ...(typeof value === "number" ? { measured: value } : {}),
+      limit: max,
+      unit: "seconds",
+    },
+  };
+}
+
+/** A registration entry split into the MCP Tool definition and Quartermaster's own `timeoutSeconds`. */
+function withoutTimeout(raw: unknown): { definition: unknown; timeout: unknown } {
+  if (!isObject(raw) || !("timeoutSeconds" in raw)) return { definition: raw, timeout: undefined };
+  const { timeoutSeconds, ...definition } = raw;
+  return { definition, timeout: timeoutSeconds };
+}
+
 /** A whole registration body ({ tools: [...] }), all or nothing: the first failure refuses it. */
 export function checkRegistration(body: unknown): Checked<CheckedTool[]> {
   const tools = (body as { tools?: unknown } | null)?.tools;
@@ -196,8 +228,14 @@ export function checkRegistration(body: unknown): Checked<CheckedTool[]> {
   const names = new Set<string>();
   const checked: CheckedTool[] = [];
   for (const [index, raw] of tools.entries()) {
-    const tool = checkRegisteredTool(raw, index);
+    const { definition, timeout } = withoutTimeout(raw);
+    const tool = checkRegisteredTool(definition, index);
     if (!tool.ok) return tool;
+    if (timeout !== undefined) {
+      const refused = checkToolTimeout(tool.value.name, timeout);
+      if (refused) return { ok: false, failure: refused };
+      tool.value.timeoutSeconds = timeout as number;
+    }
     if (names.has(tool.value.name)) {
       return refuse(
         "CATALOG_DUPLICATE_TOOL_NAME",

@@ -39,6 +39,8 @@ export async function callOfferedTool(
     name: string;
     arguments?: unknown;
     signal?: AbortSignal;
+    /** Who asked (host-calls.ts requestKey): a cancellation sent apart from the request finds its call by it. */
+    requestKey?: string;
     /** How the transport can reach the agent's user, for Tools under `confirm`. */
     confirmation?: ClientConfirmation;
   },
@@ -59,6 +61,7 @@ export async function callOfferedTool(
             title: true,
             definitionHash: true,
             callPolicy: true,
+            callTimeoutSeconds: true,
             source: {
               select: {
                 id: true,
@@ -115,6 +118,8 @@ export async function callOfferedTool(
           nativeName: tool.nativeName,
           arguments: args,
           signal: input.signal,
+          limitMs: (tool.callTimeoutSeconds ?? LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value) * 1000,
+          requestKey: input.requestKey,
         }),
       );
     } else {

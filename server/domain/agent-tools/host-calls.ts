@@ -6,6 +6,7 @@
  * instance at once. A row lives only until its caller reads the result or gives up.
  */
 
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { type SubmittedResult, shapeToolResult } from "@/sdk/src/contract/result-checks";
 import { fmt } from "@/universal/format";
@@ -26,11 +27,13 @@ export async function callHostTool(options: {
   nativeName: string;
   arguments: Record<string, unknown>;
   signal?: AbortSignal;
-  /** The Tool Call time limit; overridable for tests of the waiting itself. */
+  /** The call's deadline from now: the Tool's declared timeoutSeconds, or the default. */
   limitMs?: number;
+  /** Who asked (requestKey()): the agent's notifications/cancelled finds the call by it. */
+  requestKey?: string;
 }): Promise<ToolResult> {
   const db = await getDb();
-  const limitMs = options.limitMs ?? LIMITS.TOOL_CALL_MS.value;
+  const limitMs = options.limitMs ?? LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value * 1000;
   const deadline = new Date(Date.now() + limitMs);
   const call = await db.toolCall.create({
     data: {
@@ -38,16 +41,29 @@ export async function callHostTool(options: {
       nativeName: options.nativeName,
       arguments: JSON.stringify(options.arguments),
       deadline,
+      requestKey: options.requestKey ?? null,
     },
     select: { id: true },
   });
+  let cancelled = false;
   const answered = watch(`call:${call.id}`);
   wake(`source:${options.sourceId}`);
   try {
     while (Date.now() < deadline.getTime() && !options.signal?.aborted) {
-      const row = await db.toolCall.findUnique({ where: { id: call.id }, select: { status: true, result: true } });
+      const row = await db.toolCall.findUnique({
+        where: { id: call.id },
+        select: { status: true, result: true, source: { select: { name: true, hostSilentSince: true } } },
+      });
       if (!row) break; // the Source was deleted
       if (row.status === "succeeded" && row.result) return JSON.parse(row.result) as ToolResult;
+      if (row.status === "cancelled") {
+        cancelled = true;
+        break;
+      }
+      // Read here rather than written to each queued row: whichever instance withdrew the
+      // host (a goodbye, the silence sweep), every waiter learns it on its next read, and a
+      // call queued just after the withdrawal fails too instead of waiting out its deadline.
+      if (row.status === "pending" && row.source.hostSilentSince) throw hostOffline(row.source);
       // A host answer that broke the contract fails this call with the code it broke.
       if (row.status === "failed" && row.result) {
         const failure = JSON.parse(row.result) as StoredFailure;
@@ -55,16 +71,104 @@ export async function callHostTool(options: {
       }
       await answered.pause(Math.min(POLL_MS, deadline.getTime() - Date.now()), options.signal);
     }
+    // The agent hung up (this request's signal): the host holding the call must hear of it too.
+    if (options.signal?.aborted && !cancelled) cancelled = (await cancelCalls({ id: call.id })) > 0;
   } finally {
     answered.close();
-    await db.toolCall.deleteMany({ where: { id: call.id } });
+    // A cancelled call the host took stays (without its arguments) until the host's
+    // cancellation watch has seen it; the sweep removes it after the deadline.
+    await db.toolCall.deleteMany({ where: { id: call.id, status: { not: "cancelled" } } });
   }
+  if (cancelled)
+    throw new DomainError(
+      "TOOL_CALL_CANCELLED",
+      "The agent cancelled this call (or hung up) before the SDK Tool Host answered; the host was told to stop.",
+    );
   throw new DomainError(
     "TOOL_CALL_TIMEOUT",
-    `The SDK Tool Host did not answer within ${fmt(limitMs / 1000)} s; one Tool Call may take at most that long.`,
+    `The SDK Tool Host did not answer within ${fmt(limitMs / 1000)} s, this Tool's deadline; the call may still have run on the host. Try again later, or with less to do.`,
     { limit: limitMs, unit: "ms" },
   );
 }
+
+function hostOffline(source: { name: string; hostSilentSince: Date | null }): DomainError {
+  return new DomainError(
+    "TOOL_HOST_OFFLINE",
+    `The SDK Tool Host "${source.name}" went offline (it shut down, or stopped sending heartbeats) before it took this call; the call did not run. Use another Tool, or try again once the host is back.`,
+    { source: source.name, since: source.hostSilentSince?.toISOString() },
+  );
+}
+
+/**
+ * Marks calls cancelled (those still queued or held by a host) and wakes whoever waits on
+ * them here; another instance's waiters and watches see it on their next read.
+ */
+async function cancelCalls(where: { id: string } | { requestKey: string }): Promise<number> {
+  const db = await getDb();
+  const rows =
+    "id" in where
+      ? await db.$queryRaw<{ id: string; sourceId: string }[]>`
+          UPDATE tool_call SET status = 'cancelled', arguments = '{}'
+          WHERE id = ${where.id} AND status IN ('pending', 'delivered') RETURNING id, "sourceId"`
+      : await db.$queryRaw<{ id: string; sourceId: string }[]>`
+          UPDATE tool_call SET status = 'cancelled', arguments = '{}'
+          WHERE "requestKey" = ${where.requestKey} AND status IN ('pending', 'delivered') RETURNING id, "sourceId"`;
+  for (const row of rows) {
+    wake(`call:${row.id}`);
+    wake(`cancelled:${row.sourceId}`);
+  }
+  return rows.length;
+}
+
+/**
+ * One key for "this agent's request": the Agent Identity, the token it signed in with and
+ * the JSON-RPC id, hashed so an id of any length fits. A cancellation names only the
+ * request id, so only the same identity and token can reach the call.
+ */
+export function requestKey(actor: { identityId: string; tokenId: string }, requestId: string | number): string {
+  return createHash("sha256")
+    .update(JSON.stringify([actor.identityId, actor.tokenId, requestId]))
+    .digest("hex");
+}
+
+/** The agent's notifications/cancelled for one of its requests: ends its SDK Tool Host call, if it is one. */
+export async function cancelRequest(key: string): Promise<number> {
+  return cancelCalls({ requestKey: key });
+}
+
+/**
+ * Waits up to `waitMs` until one of the host's calls `ids` is cancelled and answers with
+ * those that are. Ids the host does not hold, or that are not cancelled, are never named.
+ */
+export async function watchCancellations(
+  host: ToolHost,
+  body: unknown,
+  waitMs: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const { ids } = parseInput(ZWatch, body, { anyText: true });
+  const db = await getDb();
+  const cancellations = watch(`cancelled:${host.id}`);
+  const until = Date.now() + waitMs;
+  try {
+    for (;;) {
+      const rows = await db.toolCall.findMany({
+        where: { id: { in: ids }, sourceId: host.id, status: "cancelled" },
+        select: { id: true },
+      });
+      if (rows.length) return rows.map((r) => r.id);
+      const left = until - Date.now();
+      if (left <= 0 || signal?.aborted || isDraining()) return [];
+      await cancellations.pause(Math.min(POLL_MS, left), signal);
+    }
+  } finally {
+    cancellations.close();
+  }
+}
+
+const ZWatch = z.object({
+  ids: z.array(z.string().min(1).max(64)).min(1).max(LIMITS.TOOL_HOST_WATCHED_CALLS.value),
+});
 
 export interface CollectedCall {
   id: string;

@@ -120,7 +120,7 @@ async function countInWindow(
 }
 
 /** How long a lease outlives a call that never released it (its instance died). */
-const LEASE_MS = LIMITS.TOOL_CALL_MS.value + 5_000;
+const LEASE_MS = Math.max(LIMITS.TOOL_CALL_MS.value, LIMITS.TOOL_CALL_TIMEOUT_MAX_SECONDS.value * 1000) + 5_000;
 /** What to suggest to a call refused for concurrency: calls end at any moment. */
 const CONCURRENT_RETRY_MS = 1_000;
 

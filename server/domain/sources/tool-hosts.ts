@@ -24,9 +24,16 @@ export interface ToolHost {
   hostSilentSince: Date | null;
   /** Paused by an operator: registrations are refused and the catalog stays as it is. */
   pausedAt: Date | null;
+  /** The process of the host this request came from, when it says (replicas share one token). */
+  processId?: string | null;
 }
 
-export async function authenticateToolHost(token: string): Promise<ToolHost | null> {
+/** A host process's own id, as the SDK sends it (QM-Host-Process); anything else is no id. */
+export function hostProcessId(value: string | null): string | null {
+  return value && /^[A-Za-z0-9._:-]{1,64}$/.test(value) ? value : null;
+}
+
+export async function authenticateToolHost(token: string, processId: string | null = null): Promise<ToolHost | null> {
   const db = await getDb();
   const row = await db.source.findUnique({
     where: { hostTokenHash: hashToken(token) },
@@ -39,7 +46,16 @@ export async function authenticateToolHost(token: string): Promise<ToolHost | nu
     heartbeatTimeoutSeconds: row.heartbeatTimeoutSeconds ?? 120,
     hostSilentSince: row.hostSilentSince,
     pausedAt: row.pausedAt,
+    processId,
   };
+}
+
+/** The host's process spoke: it counts as alive (for a replica's goodbye) until the heartbeat timeout. */
+async function processSeen(tx: Tx, host: ToolHost, at: Date): Promise<void> {
+  if (!host.processId) return;
+  await tx.$executeRaw`INSERT INTO tool_host_process ("sourceId", "processId", "lastSeenAt")
+    VALUES (${host.id}, ${host.processId}, ${at})
+    ON CONFLICT ("sourceId", "processId") DO UPDATE SET "lastSeenAt" = EXCLUDED."lastSeenAt"`;
 }
 
 export function hostActor(host: ToolHost): Actor {
@@ -51,12 +67,35 @@ export function hostActor(host: ToolHost): Actor {
  * checks are the SDK's own (sdk/src/contract/tool-checks.ts): a host built with the SDK
  * learns of a refusal at start-up, with this code and message, before sending anything.
  */
-export function validateRegistration(body: unknown): { tools: PublishedTool[]; hostInfo: HostInfo | null } {
+export function validateRegistration(body: unknown): {
+  tools: PublishedTool[];
+  hostInfo: HostInfo | null;
+  /** Each Tool's declared call deadline, by native name; the rest have the default. */
+  timeouts: Map<string, number>;
+} {
   const checked = checkRegistration(body);
   if (!checked.ok) throw new DomainError(checked.failure.code, checked.failure.message, checked.failure.details);
   const info = checkHostInfo(body);
   if (!info.ok) throw new DomainError(info.failure.code, info.failure.message, info.failure.details);
-  return { tools: checked.value.map((tool) => published({ ok: true, value: tool })), hostInfo: info.value };
+  const timeouts = new Map<string, number>();
+  const tools = checked.value.map(({ timeoutSeconds, ...tool }) => {
+    if (timeoutSeconds !== undefined) timeouts.set(tool.name, timeoutSeconds);
+    return published({ ok: true, value: tool });
+  });
+  return { tools, hostInfo: info.value, timeouts };
+}
+
+/** Writes the Tools' declared deadlines: beside the definitions, so a new deadline needs no review. */
+async function storeTimeouts(tx: Tx, sourceId: string, timeouts: Map<string, number>): Promise<void> {
+  const names = [...timeouts.keys()];
+  const seconds = [...timeouts.values()];
+  await tx.$executeRaw`UPDATE tool SET "callTimeoutSeconds" = NULL
+    WHERE "sourceId" = ${sourceId} AND "callTimeoutSeconds" IS NOT NULL AND NOT ("nativeName" = ANY(${names}::text[]))`;
+  if (names.length)
+    await tx.$executeRaw`UPDATE tool SET "callTimeoutSeconds" = t.seconds
+      FROM unnest(${names}::text[], ${seconds}::int[]) AS t(name, seconds)
+      WHERE tool."sourceId" = ${sourceId} AND tool."nativeName" = t.name
+        AND tool."callTimeoutSeconds" IS DISTINCT FROM t.seconds`;
 }
 
 /** Brings a silent host's Tools back, recording the gain once per Tool. */
@@ -88,8 +127,9 @@ export async function registerTools(host: ToolHost, body: unknown) {
   const at = new Date();
   let tools: PublishedTool[];
   let hostInfo: HostInfo | null;
+  let timeouts: Map<string, number>;
   try {
-    ({ tools, hostInfo } = validateRegistration(body));
+    ({ tools, hostInfo, timeouts } = validateRegistration(body));
   } catch (error) {
     if (isCheckFailure(error)) {
       // A refused registration changes nothing in the catalog, but the operator sees why.
@@ -127,6 +167,8 @@ export async function registerTools(host: ToolHost, body: unknown) {
   });
   const result = await publishCatalog(host.id, tools, { checkId: check.id, at }, async (tx, result) => {
     await restoreIfSilent(tx, host, at);
+    await processSeen(tx, host, at);
+    await storeTimeouts(tx, host.id, timeouts);
     await tx.catalogCheck.update({
       where: { id: check.id },
       data: {
@@ -179,8 +221,50 @@ export async function heartbeat(host: ToolHost): Promise<{ silentAfter: Date }> 
   await db.$transaction(async (tx) => {
     await tx.source.update({ where: { id: host.id }, data: { lastHeartbeatAt: at } });
     await restoreIfSilent(tx, host, at);
+    await processSeen(tx, host, at);
   });
   return { silentAfter: new Date(at.getTime() + host.heartbeatTimeoutSeconds * 1000) };
+}
+
+export interface Goodbye {
+  /** The host's Tools were withdrawn (or already were): no other process of it is serving. */
+  withdrawn: boolean;
+  /** Other processes of the host that spoke within its heartbeat timeout and keep serving. */
+  otherProcesses: number;
+}
+
+/**
+ * A host process shutting down on purpose. Unless another process of the same host spoke
+ * within the heartbeat timeout, its Tools are withdrawn now rather than at the timeout, and
+ * the calls queued for it fail at once (their waiters see the host offline: host-calls.ts).
+ */
+export async function sayGoodbye(host: ToolHost): Promise<Goodbye> {
+  const db = await getDb();
+  const at = new Date();
+  const since = new Date(at.getTime() - host.heartbeatTimeoutSeconds * 1000);
+  const answer = await db.$transaction(async (tx) => {
+    if (host.processId)
+      await tx.toolHostProcess.deleteMany({ where: { sourceId: host.id, processId: host.processId } });
+    const otherProcesses = await tx.toolHostProcess.count({ where: { sourceId: host.id, lastSeenAt: { gt: since } } });
+    if (otherProcesses) return { withdrawn: false, otherProcesses, changed: false };
+    const closed = await tx.source.updateMany({
+      where: { id: host.id, kind: "sdk_tool_host", hostSilentSince: null },
+      data: { hostSilentSince: at },
+    });
+    if (closed.count) {
+      const withdrawn = await recordSourceWideChange(tx, host, "withdrawn", at);
+      await recordAudit(tx, hostActor(host), {
+        action: "source.host_closed",
+        targetType: "source",
+        targetId: host.id,
+        targetLabel: host.name,
+        details: { withdrawnTools: withdrawn },
+      });
+    }
+    return { withdrawn: true, otherProcesses: 0, changed: closed.count > 0 };
+  });
+  if (answer.changed) announce("host-silence");
+  return { withdrawn: answer.withdrawn, otherProcesses: answer.otherProcesses };
 }
 
 /**
@@ -206,6 +290,9 @@ export async function sweepSilentHosts(now = new Date()): Promise<string[]> {
           details: { withdrawnTools: withdrawn },
         });
       }
+      // Processes silent past their host's timeout no longer keep it offered after a goodbye.
+      await tx.$executeRaw`DELETE FROM tool_host_process p USING source s
+        WHERE p."sourceId" = s.id AND p."lastSeenAt" + make_interval(secs => COALESCE(s."heartbeatTimeoutSeconds", 120)) < ${now}`;
       if (silent.length) announce("host-silence");
       return silent.map((h) => h.id);
     },

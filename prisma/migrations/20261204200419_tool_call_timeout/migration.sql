@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "tool" ADD COLUMN     "callTimeoutSeconds" INTEGER;
