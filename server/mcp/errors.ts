@@ -37,7 +37,9 @@ const RESOURCE_NOT_FOUND_2025 = -32002;
  * -32602 with data exactly { uri }, which nothing else here sends.
  */
 export function inRevision2025Codes(message: JSONRPCMessage): JSONRPCMessage {
-  if (!isJSONRPCErrorResponse(message) || message.error.code !== ProtocolErrorCode.InvalidParams) return message;
+  // Every answer passes here: the cheap look first, the SDK's schema check only for errors.
+  const error = (message as { error?: { code?: unknown } }).error;
+  if (error?.code !== ProtocolErrorCode.InvalidParams || !isJSONRPCErrorResponse(message)) return message;
   const data = message.error.data as Record<string, unknown> | undefined;
   if (!data || typeof data.uri !== "string" || Object.keys(data).length !== 1) return message;
   return { ...message, error: { ...message.error, code: RESOURCE_NOT_FOUND_2025 } };
