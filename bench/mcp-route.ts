@@ -23,6 +23,7 @@ import { runCatalogCheck } from "@/server/domain/catalog/check";
 import { closeAllSourceSessions } from "@/server/domain/catalog/source-sessions";
 import { assignSource, createIdentity } from "@/server/domain/identities/identities";
 import { createToken } from "@/server/domain/identities/tokens";
+import { setRateLimit } from "@/server/domain/rate-limits/config";
 import { createMcpConnection } from "@/server/domain/sources/sources";
 import { createFrontServer } from "@/server/http/front";
 import { isMcpRequest, serveMcpDirect } from "@/server/http/mcp-direct";
@@ -121,6 +122,15 @@ export async function benchMcpRoute(): Promise<Row[]> {
     // The same agents, one after the other, through the bare hop and through /mcp.
     const hopLoad = await underLoad({ HOP_URL: proxyUrl });
     const load = await underLoad({ QM_URL: base, QM_AGENT_TOKEN: token });
+    // A calls-a-minute limit no agent reaches: what counting each call costs.
+    await setRateLimit(SYSTEM, {
+      subjectType: "identity",
+      subjectId: identity.id,
+      perMinute: 1_000_000,
+      concurrent: null,
+    });
+    const limited = await underLoad({ QM_URL: base, QM_AGENT_TOKEN: token });
+    const limitedPerSecond = limited.calls / (limited.wallMs / 1000);
     const hopPerSecond = hopLoad.calls / (hopLoad.wallMs / 1000);
     const perSecond = load.calls / (load.wallMs / 1000);
     const loadP99 = percentile(load.latencies, 99);
@@ -156,6 +166,12 @@ export async function benchMcpRoute(): Promise<Row[]> {
         value: `${perSecond.toFixed(0)} calls/s, p50 ${ms(percentile(load.latencies, 50))}, p99 ${ms(loadP99)}, ${load.errors} errors of ${load.calls}`,
         goal: "≥ 1,000/s, p99 < 100 ms, 0 errors",
         verdict: loadMet ? "met" : "MISSED",
+      },
+      {
+        name: "  the same with a calls-a-minute limit on the identity",
+        value: `${limitedPerSecond.toFixed(0)} calls/s (${(limitedPerSecond / perSecond).toFixed(2)}× without), p99 ${ms(percentile(limited.latencies, 99))}, ${limited.errors} errors of ${limited.calls}`,
+        goal: "within 10% of it without",
+        verdict: limitedPerSecond >= 0.9 * perSecond && limited.errors === 0 ? "met" : "MISSED",
       },
       {
         name: "  /mcp's calls/s against the bare hop's",

@@ -106,6 +106,28 @@ describe("rate limits", () => {
     ).toBe(3);
   });
 
+  it("admit exactly a large limit's calls a minute though an instance claims them a share at a time", async () => {
+    // 205 a minute: shares of 10, so the last claim has room for only 5 of its 10.
+    const { source } = await sourceWith(["tick"], ok);
+    const { identity, token } = await agentFor([source.id]);
+    const operator = callerFor((await makeUser("operator")).actor);
+    await operator.rateLimits.set({
+      subjectType: "identity",
+      subjectId: identity.id,
+      perMinute: 205,
+      concurrent: null,
+    });
+    await freshMinute();
+    const answers: RpcAnswer[] = [];
+    for (let i = 0; i < 212; i++) answers.push(await callTool(mcp.url, token, "tick", {}));
+    expect(answers.filter((a) => code(a) === "ok")).toHaveLength(205);
+    expect(answers.slice(205).map(code)).toEqual(Array(7).fill("RATE_LIMITED"));
+    // What the database counts is what was admitted: a refused claim was handed back.
+    const db = await getDb();
+    const [window] = await db.rateWindow.findMany({ where: { key: `identity:${identity.id}` } });
+    expect(window?.count).toBe(205);
+  });
+
   it("limit one Tool apart from the identity's other Tools", async () => {
     const { source } = await sourceWith(["costly", "cheap"], ok);
     const { token } = await agentFor([source.id]);

@@ -1,10 +1,13 @@
 /**
  * Enforces rate limits across every instance on the shared database:
  * - calls per minute: one row per subject and minute (the database's clock, in UTC as Prisma
- *   stores times, so instances
- *   whose clocks differ still share windows), counted by an upsert that answers the new
- *   count. A fixed window, so a subject may burst up to twice its limit around a minute's
- *   turn; in exchange a call costs one statement.
+ *   stores times, so instances whose clocks differ still share windows), counted by an
+ *   upsert that answers the new count. A fixed window, so a subject may burst up to twice
+ *   its limit around a minute's turn. An instance claims a share of the window at once
+ *   (claimSize: a twentieth of the limit, at most 100) and admits from it without a
+ *   statement until it is used: under load a call costs a fraction of one. Never more
+ *   than the limit is admitted; when several instances share one, up to a share less each
+ *   may be (a share claimed and not used before the minute turns).
  * - concurrent calls: one lease row per call in flight, taken under a transaction-scoped
  *   advisory lock on the subject (so two instances cannot both take the last place) and
  *   deleted when the call ends; a crashed instance's leases lapse after the longest a
@@ -59,15 +62,14 @@ export async function admitCall(call: { identityId: string; toolName: string; bu
 
   const counted: { key: string; windowStart: Date }[] = [];
   const leases: string[] = [];
+  // A call refused by a later subject hands its place back to this instance's claim.
   const giveBack = async () => {
     const db = await getDb();
-    await Promise.all([
-      ...counted.map(
-        (w) =>
-          db.$executeRaw`UPDATE rate_window SET count = count - 1 WHERE key = ${w.key} AND "windowStart" = ${w.windowStart}`,
-      ),
-      leases.length ? db.callLease.deleteMany({ where: { id: { in: leases } } }) : null,
-    ]);
+    for (const w of counted) {
+      const held = claimed.get(w.key);
+      if (held && held.windowStart.getTime() === w.windowStart.getTime()) held.left++;
+    }
+    if (leases.length) await db.callLease.deleteMany({ where: { id: { in: leases } } });
   };
   for (const s of subjects) {
     const refusal =
@@ -88,16 +90,34 @@ export async function admitCall(call: { identityId: string; toolName: string; bu
   };
 }
 
-/** Counts one more event of `key` in this minute's window, shared by every instance; the new count and when the window turns. */
-export async function countThisMinute(key: string) {
+/**
+ * Counts `n` more events of `key` in this minute's window, shared by every instance; the
+ * new count and when the window turns.
+ */
+export async function countThisMinute(key: string, n = 1) {
   const db = await getDb();
   const [row] = await db.$queryRaw<{ count: number; windowStart: Date; retryAfterMs: number }[]>`
     INSERT INTO rate_window (key, "windowStart", count)
-    VALUES (${key}, date_trunc('minute', (now() AT TIME ZONE 'UTC')), 1)
-    ON CONFLICT (key, "windowStart") DO UPDATE SET count = rate_window.count + 1
+    VALUES (${key}, date_trunc('minute', (now() AT TIME ZONE 'UTC')), ${n}::int)
+    ON CONFLICT (key, "windowStart") DO UPDATE SET count = rate_window.count + ${n}::int
     RETURNING count, "windowStart",
       ceil(extract(epoch FROM ("windowStart" + interval '1 minute' - (now() AT TIME ZONE 'UTC'))) * 1000)::int AS "retryAfterMs"`;
   return row ?? null;
+}
+
+/** How many of a window's calls an instance claims at once. */
+export const claimSize = (limit: number) => Math.max(1, Math.min(100, Math.floor(limit / 20)));
+
+/**
+ * What this instance has claimed and not yet admitted, per key: valid until its window
+ * turns (by this instance's clock, from what the database said was left of it).
+ */
+const claimed = new Map<string, { windowStart: Date; left: number; until: number }>();
+
+async function giveBackToWindow(key: string, windowStart: Date, n: number): Promise<void> {
+  if (n <= 0) return;
+  const db = await getDb();
+  await db.$executeRaw`UPDATE rate_window SET count = count - ${n}::int WHERE key = ${key} AND "windowStart" = ${windowStart}`;
 }
 
 async function countInWindow(
@@ -105,10 +125,26 @@ async function countInWindow(
   limit: number,
   counted: { key: string; windowStart: Date }[],
 ): Promise<Refusal | null> {
-  const row = await countThisMinute(s.key);
+  const held = claimed.get(s.key);
+  if (held && held.left > 0 && Date.now() < held.until) {
+    held.left--;
+    counted.push({ key: s.key, windowStart: held.windowStart });
+    return null;
+  }
+  const size = claimSize(limit);
+  const row = await countThisMinute(s.key, size);
   if (!row) return null;
-  counted.push({ key: s.key, windowStart: row.windowStart });
-  if (row.count <= limit) return null;
+  // Of this claim, the calls the limit still had room for (all of them, some, or none).
+  const granted = Math.max(0, Math.min(size, limit - (row.count - size)));
+  await giveBackToWindow(s.key, row.windowStart, size - granted);
+  if (granted > 0) {
+    const until = Date.now() + Math.max(0, row.retryAfterMs);
+    const same = held && held.windowStart.getTime() === row.windowStart.getTime() && Date.now() < held.until;
+    if (claimed.size >= 10_000) for (const [key, c] of claimed) if (Date.now() >= c.until) claimed.delete(key);
+    claimed.set(s.key, { windowStart: row.windowStart, left: (same ? held.left : 0) + granted - 1, until });
+    counted.push({ key: s.key, windowStart: row.windowStart });
+    return null;
+  }
   const retryAfterMs = Math.max(1, row.retryAfterMs);
   return {
     subject: s.subject,
