@@ -11,9 +11,21 @@ import { metrics } from "../../observability/metrics";
 import { withSpan } from "../../observability/tracing";
 import { BUILT_IN_TOOL_NAMES } from "../agent-tools/built-ins";
 import { type Dispatched, failedResult, type Outcome, type ToolResult } from "../agent-tools/result";
-import { admitCall } from "../rate-limits/admit";
+import { admitCall, type Refusal } from "../rate-limits/admit";
 import { outcomeOfError } from "./outcome";
 import { recordCall } from "./recorder";
+
+/** A call a limit refused, counted in the metrics, as the error its caller answers. */
+function rateLimited(refusal: Refusal): DomainError<"RATE_LIMITED"> {
+  metrics.rateLimited.inc({ subject: refusal.subject, limit: refusal.kind });
+  return new DomainError("RATE_LIMITED", refusal.message, {
+    subject: refusal.subject,
+    limit: refusal.limit,
+    kind: refusal.kind,
+    retryAfterMs: refusal.retryAfterMs,
+    retryAt: new Date(Date.now() + refusal.retryAfterMs).toISOString(),
+  });
+}
 
 /** What a read of a held Source's resource or a get of its prompt is logged and traced as. */
 export interface SourceRequest {
@@ -64,17 +76,7 @@ export async function observeSourceRequest<T>(
         const admission = identityId
           ? await admitCall({ identityId, toolName: request.name, builtIn: true })
           : ({ ok: true, release: async () => {} } as const);
-        if (!admission.ok) {
-          const { refusal } = admission;
-          metrics.rateLimited.inc({ subject: refusal.subject, limit: refusal.kind });
-          throw new DomainError("RATE_LIMITED", refusal.message, {
-            subject: refusal.subject,
-            limit: refusal.limit,
-            kind: refusal.kind,
-            retryAfterMs: refusal.retryAfterMs,
-            retryAt: new Date(Date.now() + refusal.retryAfterMs).toISOString(),
-          });
-        }
+        if (!admission.ok) throw rateLimited(admission.refusal);
         try {
           result = await dispatch((s) => {
             source = s;
@@ -140,17 +142,7 @@ export async function observeToolCall(
           ? await admitCall({ identityId, toolName: call.name, builtIn })
           : ({ ok: true, release: async () => {} } as const);
         if (!admission.ok) {
-          const { refusal } = admission;
-          metrics.rateLimited.inc({ subject: refusal.subject, limit: refusal.kind });
-          ({ result, outcome } = failedResult(
-            new DomainError("RATE_LIMITED", refusal.message, {
-              subject: refusal.subject,
-              limit: refusal.limit,
-              kind: refusal.kind,
-              retryAfterMs: refusal.retryAfterMs,
-              retryAt: new Date(Date.now() + refusal.retryAfterMs).toISOString(),
-            }),
-          ));
+          ({ result, outcome } = failedResult(rateLimited(admission.refusal)));
           return { result, outcome };
         }
         try {
