@@ -50,36 +50,8 @@ export function RateLimitCard({ subjectType, subjectId }: { subjectType: "identi
         </div>
       ) : (
         <form className="flex flex-wrap items-end gap-3 p-4 pt-0" onSubmit={submit}>
-          <Field label="Calls a minute">
-            {(field) => (
-              <Input
-                {...field}
-                type="number"
-                min={1}
-                inputMode="numeric"
-                placeholder="No limit"
-                value={perMinute}
-                disabled={!canEdit}
-                onChange={(e) => setPerMinute(e.target.value)}
-                className="w-36"
-              />
-            )}
-          </Field>
-          <Field label="Calls at once">
-            {(field) => (
-              <Input
-                {...field}
-                type="number"
-                min={1}
-                inputMode="numeric"
-                placeholder="No limit"
-                value={concurrent}
-                disabled={!canEdit}
-                onChange={(e) => setConcurrent(e.target.value)}
-                className="w-36"
-              />
-            )}
-          </Field>
+          <LimitField label="Calls a minute" value={perMinute} onChange={setPerMinute} disabled={!canEdit} />
+          <LimitField label="Calls at once" value={concurrent} onChange={setConcurrent} disabled={!canEdit} />
           {canEdit && (
             <Button type="submit" disabled={save.isPending}>
               {save.isPending ? "Saving…" : "Save limits"}
@@ -94,5 +66,26 @@ export function RateLimitCard({ subjectType, subjectId }: { subjectType: "identi
         </form>
       )}
     </Card>
+  );
+}
+
+/** One limit's input: a whole number, or blank for none. */
+function LimitField(props: { label: string; value: string; onChange: (value: string) => void; disabled: boolean }) {
+  return (
+    <Field label={props.label}>
+      {(field) => (
+        <Input
+          {...field}
+          type="number"
+          min={1}
+          inputMode="numeric"
+          placeholder="No limit"
+          value={props.value}
+          disabled={props.disabled}
+          onChange={(e) => props.onChange(e.target.value)}
+          className="w-36"
+        />
+      )}
+    </Field>
   );
 }

@@ -17,6 +17,34 @@ const CHOICES: { value: Policy | ""; label: string }[] = [
   { value: "approve", label: "Approve: an approver approves in the console" },
 ];
 
+function PolicySelect(props: {
+  label: string;
+  value: Policy | "";
+  choices: typeof CHOICES;
+  disabled: boolean;
+  onChange: (value: Policy | "") => void;
+}) {
+  return (
+    <Field label={props.label}>
+      {(field) => (
+        <Select
+          {...field}
+          value={props.value}
+          disabled={props.disabled}
+          onChange={(e) => props.onChange(e.target.value as Policy | "")}
+          className="w-96 max-w-full"
+        >
+          {props.choices.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
+  );
+}
+
 /** A Tool's call policy: who must agree before a call runs. Operators change it; others read it. */
 export function CallPolicyCard({
   toolId,
@@ -40,23 +68,13 @@ export function CallPolicyCard({
         description={`Now: ${callPolicy.policy} — ${callPolicy.reason}. Agents see it in find_tools.`}
       />
       <div className="p-4 pt-0">
-        <Field label="Policy">
-          {(field) => (
-            <Select
-              {...field}
-              value={callPolicy.own ?? ""}
-              disabled={!canEdit || save.isPending}
-              onChange={(e) => save.mutate({ toolId, policy: (e.target.value || null) as Policy | null })}
-              className="w-96 max-w-full"
-            >
-              {CHOICES.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <PolicySelect
+          label="Policy"
+          value={callPolicy.own ?? ""}
+          choices={CHOICES}
+          disabled={!canEdit || save.isPending}
+          onChange={(value) => save.mutate({ toolId, policy: (value || null) as Policy | null })}
+        />
         {save.isError && <ErrorState error={save.error} />}
       </div>
     </Card>
@@ -80,23 +98,13 @@ export function SourceCallPolicyCard({ sourceId, policy }: { sourceId: string; p
         description="Who must agree before a call of this Source's Tools runs. A Tool's own policy (on its page) wins."
       />
       <div className="p-4 pt-0">
-        <Field label="Policy for its Tools">
-          {(field) => (
-            <Select
-              {...field}
-              value={policy}
-              disabled={!canEdit || save.isPending}
-              onChange={(e) => save.mutate({ sourceId, policy: e.target.value as Policy })}
-              className="w-96 max-w-full"
-            >
-              {CHOICES.filter((c) => c.value !== "").map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <PolicySelect
+          label="Policy for its Tools"
+          value={policy}
+          choices={CHOICES.filter((c) => c.value !== "")}
+          disabled={!canEdit || save.isPending}
+          onChange={(value) => save.mutate({ sourceId, policy: value as Policy })}
+        />
         {save.isError && <ErrorState error={save.error} />}
       </div>
     </Card>
