@@ -176,9 +176,54 @@ describe("an MCP client signs in with OAuth", () => {
     const next = await rotated.json();
     expect(next.refresh_token).not.toBe(tokens.refresh_token);
     expect((await listToolsWith(next.access_token)).status).toBe(200);
-    // The old refresh token again: refused, and the newer one with it.
+    // The old refresh token again: refused, and the whole grant with it, access token too.
     expect((await refresh(provider, tokens.refresh_token)).status).toBe(400);
     expect((await refresh(provider, next.refresh_token)).status).toBe(400);
+    expect((await listToolsWith(next.access_token)).status).toBe(401);
+  });
+
+  it("revokes a refresh or access token at the client's request (RFC 7009)", async () => {
+    const { provider, callback } = await authorizeAs(`revoke-${Date.now()}`);
+    const tokens = await (await tokenRequest(codeExchange(provider, callback))).json();
+    const metadata = await (await fetch(`${app.url}/.well-known/oauth-authorization-server/api/auth`)).json();
+    expect(metadata.revocation_endpoint).toBe(`${app.url}/api/auth/oauth2/revoke`);
+    const revoke = (token: string, hint: string) =>
+      fetch(metadata.revocation_endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token, token_type_hint: hint, client_id: provider.info?.client_id ?? "" }),
+      });
+    expect((await listToolsWith(tokens.access_token)).status).toBe(200);
+    expect((await revoke(tokens.access_token, "access_token")).status).toBe(200);
+    expect((await listToolsWith(tokens.access_token)).status).toBe(401);
+    expect((await revoke(tokens.refresh_token, "refresh_token")).status).toBe(200);
+    expect((await refresh(provider, tokens.refresh_token)).status).toBe(400);
+  });
+
+  it("keeps codes and access tokens short-lived: an old code and an expired token are refused", async () => {
+    const codeSeconds = LIMITS.OAUTH_CODE_SECONDS as { value: number };
+    const before = codeSeconds.value;
+    codeSeconds.value = 4;
+    resetAuth();
+    try {
+      const { provider, callback } = await authorizeAs(`expiry-${Date.now()}`);
+      await new Promise((r) => setTimeout(r, 5000));
+      const late = await tokenRequest(codeExchange(provider, callback));
+      expect(late.status).toBe(400);
+      expect((await late.json()).error).toBe("invalid_grant");
+    } finally {
+      codeSeconds.value = before;
+      resetAuth();
+    }
+    const { provider, callback } = await authorizeAs(`expired-${Date.now()}`);
+    const tokens = await (await tokenRequest(codeExchange(provider, callback))).json();
+    expect(tokens.expires_in).toBe(LIMITS.OAUTH_ACCESS_TOKEN_SECONDS.value);
+    const db = await getDb();
+    await db.oauthAccessToken.updateMany({
+      where: { token: hashToken(tokens.access_token.slice(OAUTH_ACCESS_TOKEN_PREFIX.length)) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect((await listToolsWith(tokens.access_token)).status).toBe(401);
   });
 });
 
@@ -511,20 +556,22 @@ describe("refusals", () => {
     expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
 
-  it("lets only operators approve, and only from our own page", async () => {
+  it("refuses viewers and curators, and lets operators approve only from our own page", async () => {
     const { actor } = await makeUser("operator");
     const identity = await callerFor(actor).identities.create({ name: `viewer-${Date.now()}` });
-    const viewer = await makeUser("viewer");
-    const cookie = await signInOverHttp(viewer.email, viewer.password);
     const provider = new MemoryOAuthProvider(REDIRECT, "Test Desktop Client");
     const client = new Client({ name: "oauth-test", version: "1" });
     await client
       .connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }))
       .catch(() => {});
-    const page = await toApprovalPage(provider.authorizationUrl ?? "", cookie);
-    const refused = await approve(page, cookie, { accept: true, identityId: identity.id });
-    expect(refused.status).toBe(403);
-    expect((await refused.json()).message).toMatch(/operator/);
+    for (const role of ["viewer", "curator"] as const) {
+      const person = await makeUser(role);
+      const cookie = await signInOverHttp(person.email, person.password);
+      const page = await toApprovalPage(provider.authorizationUrl ?? "", cookie);
+      const refused = await approve(page, cookie, { accept: true, identityId: identity.id });
+      expect(refused.status, role).toBe(403);
+      expect((await refused.json()).message, role).toMatch(/operator/);
+    }
 
     const op = await makeUser("operator");
     const opCookie = await signInOverHttp(op.email, op.password);
