@@ -1,6 +1,6 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { Button } from "../ui/button";
 import { Field, Select } from "../ui/field";
 
@@ -16,6 +16,10 @@ export function ApproveForm({
 }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // Until hydrated the form has no handler: a click would submit it natively, a GET that
+  // drops the signed request from the address, and the page would no longer know the client.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   // Answered in another tab: this page can change nothing more, so it offers nothing.
   const [answered, setAnswered] = useState<string | null>(null);
 
@@ -79,11 +83,11 @@ export function ApproveForm({
       ) : null}
       <div className="flex gap-2">
         {mayApprove ? (
-          <Button type="submit" disabled={pending}>
+          <Button type="submit" disabled={pending || !hydrated}>
             Approve
           </Button>
         ) : null}
-        <Button type="button" variant="secondary" disabled={pending} onClick={() => void send(false)}>
+        <Button type="button" variant="secondary" disabled={pending || !hydrated} onClick={() => void send(false)}>
           Deny
         </Button>
       </div>
