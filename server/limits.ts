@@ -238,7 +238,6 @@ export const LIMITS = {
   OAUTH_ACCESS_TOKEN_SECONDS: setting(3600, "seconds an OAuth access token for /mcp is valid"),
   OAUTH_REFRESH_TOKEN_SECONDS: setting(30 * 24 * 3600, "seconds an OAuth refresh token is valid"),
   OAUTH_CODE_SECONDS: setting(60, "seconds an OAuth authorization code may wait to be exchanged"),
-  OAUTH_IDENTITY_CHOICE_SECONDS: setting(120, "seconds the Agent Identity chosen on the consent page stays chosen"),
   OAUTH_REGISTRATIONS_PER_MINUTE: setting(
     10,
     "OAuth clients one client address may register a minute (dynamic client registration, across instances)",

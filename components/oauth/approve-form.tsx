@@ -1,6 +1,6 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { Button } from "../ui/button";
 import { Field, Select } from "../ui/field";
 
@@ -16,6 +16,12 @@ export function ApproveForm({
 }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // Until hydrated the form has no handler: a click would submit it natively, a GET that
+  // drops the signed request from the address, and the page would no longer know the client.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  // Answered in another tab: this page can change nothing more, so it offers nothing.
+  const [answered, setAnswered] = useState<string | null>(null);
 
   async function send(accept: boolean, identityId?: string) {
     setPending(true);
@@ -25,12 +31,20 @@ export function ApproveForm({
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ oauth_query: window.location.search.slice(1), accept, identityId, consent }),
     });
-    const body = (await res.json().catch(() => null)) as { redirect?: string; message?: string } | null;
+    const body = (await res.json().catch(() => null)) as {
+      redirect?: string;
+      message?: string;
+      code?: string;
+    } | null;
     if (res.ok && body?.redirect) {
       window.location.assign(body.redirect);
       return;
     }
     setPending(false);
+    if (body?.code === "ALREADY_ANSWERED") {
+      setAnswered(body.message ?? "This request was already answered in another tab.");
+      return;
+    }
     setError(body?.message ?? "The approval failed.");
   }
 
@@ -40,6 +54,12 @@ export function ApproveForm({
     void send(true, identityId);
   }
 
+  if (answered)
+    return (
+      <p role="alert" data-testid="oauth-answered">
+        {answered}
+      </p>
+    );
   if (mayApprove && identities.length === 0)
     return (
       <p role="alert">There is no Agent Identity yet: create one under Agents, then start again from the client.</p>
@@ -63,11 +83,11 @@ export function ApproveForm({
       ) : null}
       <div className="flex gap-2">
         {mayApprove ? (
-          <Button type="submit" disabled={pending}>
+          <Button type="submit" disabled={pending || !hydrated}>
             Approve
           </Button>
         ) : null}
-        <Button type="button" variant="secondary" disabled={pending} onClick={() => void send(false)}>
+        <Button type="button" variant="secondary" disabled={pending || !hydrated} onClick={() => void send(false)}>
           Deny
         </Button>
       </div>

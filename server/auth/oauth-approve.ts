@@ -1,9 +1,10 @@
 /**
  * POST /api/oauth/approve: the consent page's one action. A signed-in operator approves
  * (or denies) a client's authorization request as an Agent Identity; the library's own
- * continue and consent steps then issue the code. The identity is written on the session
- * row for those steps to read (server/auth/oauth.ts) and cleared after, so it is never
- * taken from a request the library cannot authenticate.
+ * continue and consent steps then issue the code. The identity is handed to those steps in
+ * this request's own context (server/auth/oauth.ts), so it is never taken from a request
+ * the library cannot authenticate. Each authorization request is answered once, however
+ * many tabs show it (oauth-decisions.ts, decision 0081).
  */
 import { z } from "zod";
 import type { Actor } from "../actor";
@@ -12,7 +13,8 @@ import { recordAudit } from "../domain/audit/record";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import type { Role } from "../roles";
 import { getAuth, trustedOrigins } from ".";
-import { AUTH_BASE_PATH, CONSENT_PAGE, mayApprove, OPERATOR_ONLY } from "./oauth";
+import { AUTH_BASE_PATH, CONSENT_PAGE, mayApprove, OPERATOR_ONLY, withChosenIdentity } from "./oauth";
+import { answerOnce, claimInFlight, clientKey, type Outcome, release, requestKey } from "./oauth-decisions";
 
 const ZApproveInput = z.object({
   oauth_query: z.string().min(1).max(8192),
@@ -33,6 +35,17 @@ function consentQuery(url: string): string | null {
 }
 
 class StepRefused extends Error {}
+
+/** The losing tab's answer: what happened to the request, and that this page changed nothing. */
+function alreadyAnswered(given: Outcome | null): Response {
+  const message =
+    given === "denied"
+      ? "This request was already denied, in another tab or window: nothing was granted. To connect the client, start again from it."
+      : given === "approved"
+        ? "This request was already approved, in another tab or window: this page granted nothing more. You can close it."
+        : "This request is being answered in another tab or window: this page changed nothing.";
+  return refuse(409, "ALREADY_ANSWERED", message);
+}
 
 /**
  * One of the library's own steps, through its HTTP handler as its browser client calls it
@@ -76,13 +89,22 @@ export async function handleApprove(request: Request): Promise<Response> {
   } catch {
     return refuse(400, "BAD_REQUEST", "Send JSON with oauth_query (the page's query), accept, and identityId.");
   }
+  const key = requestKey(input.oauth_query);
+  const clientId = new URLSearchParams(input.oauth_query).get("client_id");
+  if (!key || !clientId)
+    return refuse(400, "BAD_REQUEST", "oauth_query: not an authorization request (no client_id or code_challenge).");
   if (!input.accept) {
+    const answer = await answerOnce(key, "denied", user.id);
+    if (!answer.first) return alreadyAnswered(answer.given);
     try {
       const denied = await libraryStep(request, "/oauth2/consent", { accept: false, oauth_query: input.oauth_query });
       return Response.json({ redirect: denied }, { headers: { "cache-control": "no-store" } });
     } catch (error) {
-      if (error instanceof StepRefused) return refuse(400, "BAD_REQUEST", error.message);
-      throw error;
+      // Refused by the library (an expired or altered request): not answered, so the page may
+      // be tried again. Any other failure keeps the claim: a code may have been issued.
+      if (!(error instanceof StepRefused)) throw error;
+      await release(key);
+      return refuse(400, "BAD_REQUEST", error.message);
     }
   }
   if (!mayApprove(user)) return refuse(403, "FORBIDDEN", OPERATOR_ONLY);
@@ -96,38 +118,48 @@ export async function handleApprove(request: Request): Promise<Response> {
   if (!identity)
     return refuse(404, "NOT_FOUND", "identityId: no Agent Identity has this id (it may have been deleted).");
 
-  await db.session.update({
-    where: { id: session.session.id },
-    data: { oauthIdentityId: identity.id, oauthIdentityChosenAt: new Date() },
-  });
-  try {
-    // The page is reached as the post-login step (choose the identity) or, when a client
-    // insists on a fresh consent, as the consent step; either way this approval is both.
-    let url = input.consent
-      ? await libraryStep(request, "/oauth2/consent", { accept: true, oauth_query: input.oauth_query })
-      : await libraryStep(request, "/oauth2/continue", { postLogin: true, oauth_query: input.oauth_query });
-    const query = consentQuery(url);
-    if (query !== null) url = await libraryStep(request, "/oauth2/consent", { accept: true, oauth_query: query });
-    const clientId = new URLSearchParams(input.oauth_query).get("client_id");
-    const client = clientId ? await db.oauthClient.findUnique({ where: { clientId }, select: { name: true } }) : null;
-    const actor: Actor = { kind: "user", id: user.id, email: user.email, name: user.name, role: user.role as Role };
-    await db.$transaction((tx) =>
-      recordAudit(tx, actor, {
-        action: "identity.oauth_grant",
-        targetType: "identity",
-        targetId: identity.id,
-        targetLabel: identity.name,
-        details: { clientId, clientName: client?.name ?? null },
-      }),
+  // The library finds a grant, then writes one: two approvals of one client at once would
+  // both write.
+  const inFlight = clientKey(clientId, user.id);
+  if (!(await claimInFlight(inFlight, user.id)))
+    return refuse(
+      409,
+      "CONFLICT",
+      "Another tab or window is approving this client for you right now: nothing was approved here. Approve again once it is done.",
     );
-    return Response.json({ redirect: url }, { headers: { "cache-control": "no-store" } });
-  } catch (error) {
-    if (error instanceof StepRefused) return refuse(400, "BAD_REQUEST", error.message);
-    throw error;
+  try {
+    const answer = await answerOnce(key, "approved", user.id);
+    if (!answer.first) return alreadyAnswered(answer.given);
+    try {
+      const url = await withChosenIdentity(identity.id, async () => {
+        // The page is reached as the post-login step (choose the identity) or, when a client
+        // insists on a fresh consent, as the consent step; either way this approval is both.
+        const first = input.consent
+          ? await libraryStep(request, "/oauth2/consent", { accept: true, oauth_query: input.oauth_query })
+          : await libraryStep(request, "/oauth2/continue", { postLogin: true, oauth_query: input.oauth_query });
+        const query = consentQuery(first);
+        return query === null
+          ? first
+          : await libraryStep(request, "/oauth2/consent", { accept: true, oauth_query: query });
+      });
+      const client = await db.oauthClient.findUnique({ where: { clientId }, select: { name: true } });
+      const actor: Actor = { kind: "user", id: user.id, email: user.email, name: user.name, role: user.role as Role };
+      await db.$transaction((tx) =>
+        recordAudit(tx, actor, {
+          action: "identity.oauth_grant",
+          targetType: "identity",
+          targetId: identity.id,
+          targetLabel: identity.name,
+          details: { clientId, clientName: client?.name ?? null },
+        }),
+      );
+      return Response.json({ redirect: url }, { headers: { "cache-control": "no-store" } });
+    } catch (error) {
+      if (!(error instanceof StepRefused)) throw error;
+      await release(key);
+      return refuse(400, "BAD_REQUEST", error.message);
+    }
   } finally {
-    await db.session.update({
-      where: { id: session.session.id },
-      data: { oauthIdentityId: null, oauthIdentityChosenAt: null },
-    });
+    await release(inFlight);
   }
 }

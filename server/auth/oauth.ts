@@ -3,9 +3,9 @@
  * provider (docs/decisions/0071-oauth-authorization-server.md). The grant's `referenceId`
  * is the Agent Identity the person chose; /mcp turns an access token into that identity.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mcp } from "@better-auth/mcp";
 import { APIError } from "better-auth/api";
-import { getDb } from "../db";
 import { LIMITS } from "../limits";
 import { type Role, roleAllows } from "../roles";
 import { hashToken } from "../tokens";
@@ -24,28 +24,31 @@ export const OPERATOR_ONLY =
 export const MCP_SCOPES = ["mcp", "offline_access"];
 
 /**
- * The identity a session chose for the authorization in progress, if chosen moments ago.
- * approveAuthorization (oauth-approve.ts) writes it on the session row, runs the library's
- * continue/consent steps, and clears it; the library reads it here, never from the request.
+ * The Agent Identity chosen on our approval page, for the library steps that approval runs
+ * (oauth-approve.ts). Held by the approving request's own async context, not by the session:
+ * two tabs of one session approving two requests at once each act as the identity chosen in
+ * that tab (decision 0081). The library's own endpoints, reached by a browser directly, run
+ * outside it and find no choice.
  */
-async function freshChoice(sessionId: string): Promise<string | null> {
-  const db = await getDb();
-  const row = await db.session.findUnique({
-    where: { id: sessionId },
-    select: { oauthIdentityId: true, oauthIdentityChosenAt: true },
-  });
-  if (!row?.oauthIdentityId || !row.oauthIdentityChosenAt) return null;
-  const age = Date.now() - row.oauthIdentityChosenAt.getTime();
-  return age <= LIMITS.OAUTH_IDENTITY_CHOICE_SECONDS.value * 1000 ? row.oauthIdentityId : null;
+const CHOICE_KEY = Symbol.for("quartermaster.oauth-approval-choice");
+// One store per process, not per module copy: Next bundles each route with its own copy of
+// this file, and the auth instance (built by whichever route came first, kept on globalThis
+// by getAuth) must read the store the approval route writes.
+const holder = globalThis as { [CHOICE_KEY]?: AsyncLocalStorage<string> };
+holder[CHOICE_KEY] ??= new AsyncLocalStorage<string>();
+const approvalChoice = holder[CHOICE_KEY];
+
+export function withChosenIdentity<T>(identityId: string, run: () => Promise<T>): Promise<T> {
+  return approvalChoice.run(identityId, run);
 }
 
 export function mayApprove(user: Record<string, unknown>): boolean {
   return roleAllows((user.role as Role | undefined) ?? "viewer", "operator");
 }
 
-async function chosenIdentity(session: { id: string }, user: Record<string, unknown>): Promise<string> {
+function chosenIdentity(user: Record<string, unknown>): string {
   if (!mayApprove(user)) throw new APIError("FORBIDDEN", { message: OPERATOR_ONLY });
-  const chosen = await freshChoice(session.id);
+  const chosen = approvalChoice.getStore();
   if (!chosen) throw new APIError("BAD_REQUEST", { message: "Choose the Agent Identity this client acts as first." });
   return chosen;
 }
@@ -99,8 +102,8 @@ export function mcpOAuthPlugin(baseUrl: string) {
       page: CHOOSE_IDENTITY_PAGE,
       // Every authorization asks (the choice of identity is the point of the consent),
       // unless the person has just chosen on our page and the library is continuing.
-      shouldRedirect: async ({ session }) => (await freshChoice(session.id)) === null,
-      consentReferenceId: ({ session, user }) => chosenIdentity(session, user),
+      shouldRedirect: async () => approvalChoice.getStore() === undefined,
+      consentReferenceId: async ({ user }) => chosenIdentity(user),
     },
     prefix: { opaqueAccessToken: "qm_oat_", refreshToken: "qm_ort_" },
   });
