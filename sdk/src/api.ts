@@ -18,6 +18,8 @@ export interface RegistrationAnswer {
   changed: number;
   /** Tools kept in the catalog but offered to no model, and why (servers before this field: absent). */
   incompatible?: { tool: string; state: string; reason: string | null }[];
+  /** Codes a failed result may carry (servers before this field take none: the code goes in the text). */
+  resultCodes?: string[];
 }
 
 export interface HeartbeatAnswer {

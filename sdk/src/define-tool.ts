@@ -4,6 +4,7 @@
  * handler and turns whatever happens into the one result Quartermaster takes.
  */
 import { z } from "zod";
+import { describeZodIssues, invalidArgumentsMessage } from "./contract/argument-problems.ts";
 import { reservedArgumentNames } from "./contract/compatibility.ts";
 import { TOOL_HOST_LIMITS } from "./contract/limits.ts";
 import { checkResultOutput, type SubmittedResult } from "./contract/result-checks.ts";
@@ -214,9 +215,15 @@ export class DefinedTool {
     context: ToolCallContext,
   ): Promise<{ result: CallResult; problem?: string; error?: unknown }> {
     const parsed = await this.input.safeParseAsync(args);
+    // Quartermaster checked the arguments against the published JSON Schema already; what
+    // fails here is what that schema cannot say (a refinement), and
+    // it reaches the agent as the same INVALID_ARGUMENTS, worded the same way.
     if (!parsed.success)
       return {
-        result: { error: errorText(`Invalid arguments for ${this.name}:\n${z.prettifyError(parsed.error)}`) },
+        result: {
+          error: errorText(invalidArgumentsMessage(describeZodIssues(parsed.error.issues))),
+          code: "INVALID_ARGUMENTS",
+        },
       };
     let value: unknown;
     try {

@@ -139,3 +139,35 @@ describe("strict mode", () => {
     expect(() => newHost().tool(reserved)).not.toThrow();
   });
 });
+
+describe("testToolHost(): refused arguments", () => {
+  it("come back as Quartermaster's INVALID_ARGUMENTS naming the field, for a refinement and an unknown argument alike", async () => {
+    const ran: unknown[] = [];
+    const host = newHost().tool({
+      name: "search_tickets",
+      description: "Search tickets.",
+      input: z.strictObject({
+        after: z.iso
+          .date()
+          .refine((d) => d < "2100-01-01", "must not be in the future")
+          .optional(),
+      }),
+      handler: (args) => {
+        ran.push(args);
+        return "ok";
+      },
+    });
+    const qm = testToolHost(host);
+    const fix = "Correct the arguments and call again; tools/list (or find_tools) carries the Tool's input schema.";
+    const message = `after: must not be in the future. ${fix}`;
+    expect(await qm.call("search_tickets", { after: "2999-01-01" })).toEqual({
+      content: [{ type: "text", text: `INVALID_ARGUMENTS: ${message}` }],
+      structuredContent: { error: { code: "INVALID_ARGUMENTS", message } },
+      isError: true,
+    });
+    const typo = await qm.call("search_tickets", { aftr: "2026-01-01" });
+    expect(typo.content[0]?.text).toBe(`INVALID_ARGUMENTS: aftr: is not an argument of this Tool. ${fix}`);
+    expect(ran).toEqual([]);
+    expect(qm.problems).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@
  * breaks these rules as a failure of that one call, and the SDK applies the same rules to
  * a handler's output before sending it, so the host's own log says which call and why.
  */
+import type { HostResultCode } from "./argument-problems.ts";
 import { fmt } from "./format.ts";
 import { TOOL_HOST_LIMITS as L } from "./limits.ts";
 import type { ContractFailure } from "./tool-checks.ts";
@@ -39,14 +40,34 @@ export function checkResultError(error: string): ContractFailure<ResultFailureCo
     : null;
 }
 
-/** A submitted result as the Tool Host API takes it. */
-export type SubmittedResult = { output: string } | { error: string };
+/**
+ * A submitted result as the Tool Host API takes it. An error with a `code` is a refusal the
+ * host made for Quartermaster (INVALID_ARGUMENTS: a refinement its schema checks): the agent
+ * gets it as Quartermaster's own failure with that code, and the call log records the code.
+ */
+export type SubmittedResult = { output: string } | { error: string; code?: HostResultCode };
 
 /** The MCP Tool Result an agent at /mcp gets for a submitted result. */
 export interface ShapedToolResult {
   content: { type: "text"; text: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: true;
+}
+
+/**
+ * A call Quartermaster failed, as the Tool Result its agent gets: the code first in the text,
+ * for the model to read, and `structuredContent.error { code, message, …details }` for a program.
+ */
+export function failedToolResult(
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): ShapedToolResult & { structuredContent: { error: Record<string, unknown> } } {
+  return {
+    content: [{ type: "text", text: `${code}: ${message}` }],
+    structuredContent: { error: { code, message, ...details } },
+    isError: true,
+  };
 }
 
 /**
@@ -72,9 +93,11 @@ function structuredOf(output: string): { structuredContent?: Record<string, unkn
  */
 export function shapeToolResult(
   submitted: SubmittedResult,
-): { ok: true; value: ShapedToolResult } | { ok: false; failure: ContractFailure<ResultFailureCode> } {
+): { ok: true; value: ShapedToolResult } | { ok: false; failure: ContractFailure<ResultFailureCode | HostResultCode> } {
   const failure = "error" in submitted ? checkResultError(submitted.error) : checkResultOutput(submitted.output);
   if (failure) return { ok: false, failure };
+  if ("error" in submitted && submitted.code)
+    return { ok: false, failure: { code: submitted.code, message: submitted.error, details: {} } };
   return {
     ok: true,
     value:
