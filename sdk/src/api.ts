@@ -20,6 +20,8 @@ export interface RegistrationAnswer {
   incompatible?: { tool: string; state: string; reason: string | null }[];
   /** Codes a failed result may carry (servers before this field take none: the code goes in the text). */
   resultCodes?: string[];
+  /** Content block types a result may hold (servers before this field: one output text only). */
+  resultContent?: string[];
 }
 
 export interface HeartbeatAnswer {

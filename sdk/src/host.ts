@@ -622,6 +622,14 @@ export class ToolHost {
    * the agent reads the same words; only the call log lacks the code.
    */
   private sendable(result: CallResult): CallResult {
+    if ("content" in result) {
+      if (this.lastRegistration?.resultContent) return result;
+      // Only one output text gets through to this server: the texts go, the rest is named.
+      const texts = result.content.map((b) =>
+        b.type === "text" ? b.text : `[${b.type} not sent: this Quartermaster takes text results only]`,
+      );
+      return { output: texts.join("\n\n") };
+    }
     if (!("error" in result) || !result.code) return result;
     if (this.lastRegistration?.resultCodes?.includes(result.code)) return result;
     return { error: `${result.code}: ${result.error}` };

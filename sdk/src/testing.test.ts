@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TOOL_HOST_LIMITS } from "./contract/limits.ts";
-import { createToolHost, RegistrationError, ToolDefinitionError } from "./index.ts";
+import { createToolHost, image, RegistrationError, ToolDefinitionError, toolResult } from "./index.ts";
 import { testToolHost } from "./testing.ts";
 
 const newHost = (strict?: boolean) =>
@@ -169,5 +169,32 @@ describe("testToolHost(): refused arguments", () => {
     expect(typo.content[0]?.text).toBe(`INVALID_ARGUMENTS: aftr: is not an argument of this Tool. ${fix}`);
     expect(ran).toEqual([]);
     expect(qm.problems).toEqual([]);
+  });
+});
+
+describe("testToolHost(): content results", () => {
+  it("shows a toolResult() as the agent gets it, and its structured value checked against the output schema", async () => {
+    const host = newHost().tool({
+      name: "chart",
+      description: "Chart sales.",
+      input: z.object({ ok: z.boolean().default(true) }),
+      output: z.object({ total: z.number() }),
+      handler: ({ ok }) =>
+        toolResult([image(new Uint8Array([1, 2, 3]), "image/png")], ok ? { total: 3 } : ({ total: "3" } as never)),
+    });
+    const qm = testToolHost(host);
+    expect(await qm.call("chart")).toEqual({
+      content: [
+        { type: "text", text: '{"total":3}' },
+        { type: "image", data: "AQID", mimeType: "image/png" },
+      ],
+      structuredContent: { total: 3 },
+    });
+    const wrong = await qm.call("chart", { ok: false });
+    expect([wrong.isError, wrong.content[0]?.text]).toEqual([
+      true,
+      "chart returned a result that does not match its output schema.",
+    ]);
+    expect(qm.problems.map((p) => p.problem)).toEqual([expect.stringMatching(/^its toolResult\(\) structured value/)]);
   });
 });

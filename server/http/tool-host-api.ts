@@ -5,6 +5,7 @@
 
 import { randomUUID } from "node:crypto";
 import { HOST_RESULT_CODES } from "@/sdk/src/contract/argument-problems";
+import { RESULT_CONTENT_TYPES } from "@/sdk/src/contract/result-checks";
 import { fmtBytes } from "@/universal/format";
 import { collectHostCalls, submitHostResults, watchCancellations } from "../domain/agent-tools/host-calls";
 import {
@@ -98,6 +99,8 @@ export const handleRegistration = jsonErrors("registration", async (req, host) =
     incompatible: result.incompatible,
     // Tells a host it may send these codes with a failed result (an older server refuses the field).
     resultCodes: HOST_RESULT_CODES,
+    // …and that a result may be MCP content blocks of these types, rather than one output text.
+    resultContent: RESULT_CONTENT_TYPES,
   });
 });
 

@@ -249,6 +249,14 @@ const ZSubmission = z.object({
       z.union([
         z.object({ id: z.string().min(1), output: z.string() }).strict(),
         z.object({ id: z.string().min(1), error: z.string(), code: z.enum(HOST_RESULT_CODES).optional() }).strict(),
+        // Blocks are checked one by one (shapeToolResult), so one malformed block fails only its call.
+        z
+          .object({
+            id: z.string().min(1),
+            content: z.array(z.unknown()),
+            structuredContent: z.unknown().optional(),
+          })
+          .strict(),
       ]),
     )
     .min(1),
@@ -286,7 +294,8 @@ export async function submitHostResults(host: ToolHost, body: unknown): Promise<
     let stored: ToolResult | StoredFailure;
     let refusal: ToolCallFailure | null = null;
     try {
-      stored = resultOf(submitted);
+      // Content blocks arrive unchecked by the schema above; shapeToolResult checks each.
+      stored = resultOf(submitted as SubmittedResult);
     } catch (error) {
       if (!isToolCallFailure(error)) throw error;
       refusal = error;
