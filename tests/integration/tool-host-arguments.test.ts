@@ -211,6 +211,25 @@ describe("arguments refused on either side of an SDK Tool call", () => {
   });
 });
 
+describe("a host's coded result", () => {
+  it("may name only the codes the registration answer lists: a host cannot pose as Quartermaster's other failures", async () => {
+    const { hostToken } = await newHostSource();
+    const answer = await fetch(`${product.url}/api/v1/tool-hosts/registration`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ tools: [{ name: unique("t"), inputSchema: { type: "object" } }] }),
+    });
+    expect((await answer.json()).resultCodes).toEqual(["INVALID_ARGUMENTS"]);
+    const posing = await fetch(`${product.url}/api/v1/tool-hosts/calls/results`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ results: [{ id: "c1", error: "slow down", code: "RATE_LIMITED" }] }),
+    });
+    expect(posing.status).toBe(400);
+    expect(await posing.json()).toMatchObject({ code: "INVALID_INPUT" });
+  });
+});
+
 describe("a host token Quartermaster does not know", () => {
   it("is answered as not valid — the SDK's serve() rejects saying so — while a request with no token is told to send one", async () => {
     const { host } = sdkHost("qm_host_not-a-real-token");
