@@ -149,7 +149,7 @@ export const TOOL_CALL_FAILURE_CODES = {
   },
   INVALID_ARGUMENTS: {
     status: 400,
-    doc: "The arguments break the Tool's input schema or a Tool Call limit; nothing was forwarded.",
+    doc: "The arguments break the Tool's input schema or a Tool Call limit; nothing was forwarded. An SDK Tool Host refuses with it too, before its handler runs, what its schema checks beyond the published JSON Schema (a refinement); the message names the field either way.",
   },
   TOOL_NOT_HELD: {
     status: 403,

@@ -18,6 +18,10 @@ export interface RegistrationAnswer {
   changed: number;
   /** Tools kept in the catalog but offered to no model, and why (servers before this field: absent). */
   incompatible?: { tool: string; state: string; reason: string | null }[];
+  /** Codes a failed result may carry (servers before this field take none: the code goes in the text). */
+  resultCodes?: string[];
+  /** Content block types a result may hold (servers before this field: one output text only). */
+  resultContent?: string[];
 }
 
 export interface HeartbeatAnswer {

@@ -4,9 +4,16 @@
  * handler and turns whatever happens into the one result Quartermaster takes.
  */
 import { z } from "zod";
+import { isToolResultValue, type ToolResultValue } from "./content.ts";
+import { describeZodIssues, invalidArgumentsMessage } from "./contract/argument-problems.ts";
 import { reservedArgumentNames } from "./contract/compatibility.ts";
 import { TOOL_HOST_LIMITS } from "./contract/limits.ts";
-import { checkResultOutput, type SubmittedResult } from "./contract/result-checks.ts";
+import {
+  checkResultContent,
+  checkResultOutput,
+  type ResultContentBlock,
+  type SubmittedResult,
+} from "./contract/result-checks.ts";
 import { checkRegisteredTool, checkToolTimeout } from "./contract/tool-checks.ts";
 import { RegistrationError, ToolDefinitionError } from "./errors.ts";
 
@@ -44,7 +51,9 @@ export type ToolOutput =
   // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing is a void function, and that is allowed
   void | string | number | boolean | null | undefined | readonly unknown[] | { readonly [key: string]: unknown };
 
-export type HandlerResult<O extends z.ZodType | undefined> = O extends z.ZodType ? z.input<O> : ToolOutput;
+export type HandlerResult<O extends z.ZodType | undefined> = O extends z.ZodType
+  ? z.input<O> | ToolResultValue<z.input<O>>
+  : ToolOutput | ToolResultValue<undefined>;
 
 export interface ToolSpec<I extends z.ZodType, O extends z.ZodType | undefined = undefined> {
   /** The native name (1–128 characters, unique within the host); agents see a model-facing name. */
@@ -214,9 +223,15 @@ export class DefinedTool {
     context: ToolCallContext,
   ): Promise<{ result: CallResult; problem?: string; error?: unknown }> {
     const parsed = await this.input.safeParseAsync(args);
+    // Quartermaster checked the arguments against the published JSON Schema already; what
+    // fails here is what that schema cannot say (a refinement), and
+    // it reaches the agent as the same INVALID_ARGUMENTS, worded the same way.
     if (!parsed.success)
       return {
-        result: { error: errorText(`Invalid arguments for ${this.name}:\n${z.prettifyError(parsed.error)}`) },
+        result: {
+          error: errorText(invalidArgumentsMessage(describeZodIssues(parsed.error.issues))),
+          code: "INVALID_ARGUMENTS",
+        },
       };
     let value: unknown;
     try {
@@ -229,6 +244,7 @@ export class DefinedTool {
         error: thrown,
       };
     }
+    if (isToolResultValue(value)) return this.contentResult(value);
     if (this.output) {
       const checked = await this.output.safeParseAsync(value);
       if (!checked.success)
@@ -256,6 +272,46 @@ export class DefinedTool {
         problem: `${failure.code}: ${failure.message}`,
       };
     return { result: { output } };
+  }
+
+  /** A toolResult(): its blocks as sent, its structured value checked against the output schema. */
+  private async contentResult(
+    value: ToolResultValue,
+  ): Promise<{ result: CallResult; problem?: string; error?: unknown }> {
+    let structured: unknown = value.structured;
+    if (this.output) {
+      const checked = await this.output.safeParseAsync(structured);
+      if (!checked.success)
+        return {
+          result: { error: errorText(`${this.name} returned a result that does not match its output schema.`) },
+          problem: `its toolResult() structured value does not match its output schema:\n${z.prettifyError(checked.error)}`,
+        };
+      structured = checked.data;
+    }
+    let content: ResultContentBlock[];
+    try {
+      // As JSON, the way it travels: undefined fields dropped, a Date as its string.
+      content = JSON.parse(JSON.stringify(value.content)) as ResultContentBlock[];
+      if (structured !== undefined) structured = JSON.parse(JSON.stringify(structured));
+    } catch (error) {
+      return {
+        result: { error: errorText(`${this.name} returned a result that cannot be written as JSON.`) },
+        problem: `its toolResult() holds a value JSON.stringify refused (${(error as Error).message})`,
+        error,
+      };
+    }
+    const object = typeof structured === "object" && structured !== null && !Array.isArray(structured);
+    // MCP: a Tool with structured content should mirror it as text, for clients that read only text.
+    if (structured !== undefined && !content.some((b) => b?.type === "text"))
+      content = [{ type: "text", text: JSON.stringify(structured) }, ...content];
+    const structuredContent = object ? (structured as Record<string, unknown>) : undefined;
+    const failure = checkResultContent(content, structuredContent);
+    if (failure)
+      return {
+        result: { error: `${failure.code}: ${failure.message}` },
+        problem: `${failure.code}: ${failure.message}`,
+      };
+    return { result: { content, ...(structuredContent ? { structuredContent } : {}) } };
   }
 }
 

@@ -13,7 +13,7 @@ import { utf8Bytes } from "./contract/canonical.ts";
 import { evaluateSchemaCompatibility } from "./contract/compatibility.ts";
 import { TOOL_HOST_LIMITS } from "./contract/limits.ts";
 import { checkRegistration, checkRegistrationBodyBytes, REGISTRATION_FAILURE_STATUS } from "./contract/tool-checks.ts";
-import { DefinedTool, errorText, reservedArguments, type ToolSpec } from "./define-tool.ts";
+import { type CallResult, DefinedTool, errorText, reservedArguments, type ToolSpec } from "./define-tool.ts";
 import { AuthenticationError, RegistrationError, ToolDefinitionError, ToolHostError } from "./errors.ts";
 import { consoleLogger, type Logger, silentLogger } from "./logger.ts";
 import { ResultSender } from "./results.ts";
@@ -610,10 +610,29 @@ export class ToolHost {
         );
         return;
       }
-      this.results.push(call.id, call.tool, result, deadline);
+      this.results.push(call.id, call.tool, this.sendable(result), deadline);
     })();
     this.active.set(call.id, entry);
     this.watchCancellations();
+  }
+
+  /**
+   * A result as this Quartermaster takes it: one that predates coded results would refuse
+   * the whole submission over the unknown field, so the code travels in the text instead —
+   * the agent reads the same words; only the call log lacks the code.
+   */
+  private sendable(result: CallResult): CallResult {
+    if ("content" in result) {
+      if (this.lastRegistration?.resultContent) return result;
+      // Only one output text gets through to this server: the texts go, the rest is named.
+      const texts = result.content.map((b) =>
+        b.type === "text" ? b.text : `[${b.type} not sent: this Quartermaster takes text results only]`,
+      );
+      return { output: texts.join("\n\n") };
+    }
+    if (!("error" in result) || !result.code) return result;
+    if (this.lastRegistration?.resultCodes?.includes(result.code)) return result;
+    return { error: `${result.code}: ${result.error}` };
   }
 
   /**

@@ -4,7 +4,9 @@
  */
 export type { CollectedCall, GoodbyeAnswer, HeartbeatAnswer, RegistrationAnswer, SubmissionOutcome } from "./api.ts";
 export type { BackoffOptions } from "./backoff.ts";
+export { audio, image, resourceLink, type ToolResultValue, toolResult } from "./content.ts";
 export { type Limit, type LimitClass, RESERVED_ARGUMENT_PREFIX, TOOL_HOST_LIMITS } from "./contract/limits.ts";
+export type { ResultContentBlock } from "./contract/result-checks.ts";
 export type { FailureDetails, RegistrationFailureCode } from "./contract/tool-checks.ts";
 export type {
   HandlerResult,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TOOL_HOST_LIMITS } from "./contract/limits.ts";
-import { createToolHost, RegistrationError, ToolDefinitionError } from "./index.ts";
+import { createToolHost, image, RegistrationError, ToolDefinitionError, toolResult } from "./index.ts";
 import { testToolHost } from "./testing.ts";
 
 const newHost = (strict?: boolean) =>
@@ -137,5 +137,64 @@ describe("strict mode", () => {
     );
     // Not strict (the default): registered, and the server's verdict is logged as a warning.
     expect(() => newHost().tool(reserved)).not.toThrow();
+  });
+});
+
+describe("testToolHost(): refused arguments", () => {
+  it("come back as Quartermaster's INVALID_ARGUMENTS naming the field, for a refinement and an unknown argument alike", async () => {
+    const ran: unknown[] = [];
+    const host = newHost().tool({
+      name: "search_tickets",
+      description: "Search tickets.",
+      input: z.strictObject({
+        after: z.iso
+          .date()
+          .refine((d) => d < "2100-01-01", "must not be in the future")
+          .optional(),
+      }),
+      handler: (args) => {
+        ran.push(args);
+        return "ok";
+      },
+    });
+    const qm = testToolHost(host);
+    const fix = "Correct the arguments and call again; tools/list (or find_tools) carries the Tool's input schema.";
+    const message = `after: must not be in the future. ${fix}`;
+    expect(await qm.call("search_tickets", { after: "2999-01-01" })).toEqual({
+      content: [{ type: "text", text: `INVALID_ARGUMENTS: ${message}` }],
+      structuredContent: { error: { code: "INVALID_ARGUMENTS", message } },
+      isError: true,
+    });
+    const typo = await qm.call("search_tickets", { aftr: "2026-01-01" });
+    expect(typo.content[0]?.text).toBe(`INVALID_ARGUMENTS: aftr: is not an argument of this Tool. ${fix}`);
+    expect(ran).toEqual([]);
+    expect(qm.problems).toEqual([]);
+  });
+});
+
+describe("testToolHost(): content results", () => {
+  it("shows a toolResult() as the agent gets it, and its structured value checked against the output schema", async () => {
+    const host = newHost().tool({
+      name: "chart",
+      description: "Chart sales.",
+      input: z.object({ ok: z.boolean().default(true) }),
+      output: z.object({ total: z.number() }),
+      handler: ({ ok }) =>
+        toolResult([image(new Uint8Array([1, 2, 3]), "image/png")], ok ? { total: 3 } : ({ total: "3" } as never)),
+    });
+    const qm = testToolHost(host);
+    expect(await qm.call("chart")).toEqual({
+      content: [
+        { type: "text", text: '{"total":3}' },
+        { type: "image", data: "AQID", mimeType: "image/png" },
+      ],
+      structuredContent: { total: 3 },
+    });
+    const wrong = await qm.call("chart", { ok: false });
+    expect([wrong.isError, wrong.content[0]?.text]).toEqual([
+      true,
+      "chart returned a result that does not match its output schema.",
+    ]);
+    expect(qm.problems.map((p) => p.problem)).toEqual([expect.stringMatching(/^its toolResult\(\) structured value/)]);
   });
 });

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { evaluateSchemaCompatibility } from "./contract/compatibility.ts";
-import { type ShapedToolResult, shapeToolResult } from "./contract/result-checks.ts";
+import { failedToolResult, type ShapedToolResult, shapeToolResult } from "./contract/result-checks.ts";
 import type { DefinedTool, ToolCallContext, ToolDefinition } from "./define-tool.ts";
 import { ToolHostError } from "./errors.ts";
 import type { ToolHost } from "./host.ts";
@@ -76,7 +76,7 @@ export function testToolHost(host: ToolHost): ToolHostHarness {
       const shaped = shapeToolResult(result);
       return shaped.ok
         ? shaped.value
-        : { content: [{ type: "text", text: `${shaped.failure.code}: ${shaped.failure.message}` }], isError: true };
+        : failedToolResult(shaped.failure.code, shaped.failure.message, shaped.failure.details);
     },
   };
 }

@@ -4,6 +4,8 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { HOST_RESULT_CODES } from "@/sdk/src/contract/argument-problems";
+import { RESULT_CONTENT_TYPES } from "@/sdk/src/contract/result-checks";
 import { fmtBytes } from "@/universal/format";
 import { collectHostCalls, submitHostResults, watchCancellations } from "../domain/agent-tools/host-calls";
 import {
@@ -23,9 +25,16 @@ import { problem, problemOf } from "./problem";
 
 async function hostFrom(req: Request): Promise<ToolHost | Response> {
   const token = bearerToken(req.headers.get("authorization"));
-  const host = token ? await authenticateToolHost(token, hostProcessId(req.headers.get("qm-host-process"))) : null;
+  if (!token)
+    return problem(401, "UNAUTHENTICATED", "Send the SDK Tool Host's token as Authorization: Bearer <host token>.");
+  const host = await authenticateToolHost(token, hostProcessId(req.headers.get("qm-host-process")));
   return (
-    host ?? problem(401, "UNAUTHENTICATED", "Send the SDK Tool Host's token as Authorization: Bearer <host token>.")
+    host ??
+    problem(
+      401,
+      "UNAUTHENTICATED",
+      "The host token sent is not valid: it is mistyped, was rotated, or its SDK Tool Host was deleted. Use the token the Source's page showed when it was created or last rotated.",
+    )
   );
 }
 
@@ -88,6 +97,10 @@ export const handleRegistration = jsonErrors("registration", async (req, host) =
     removed: result.removed,
     changed: result.changed,
     incompatible: result.incompatible,
+    // Tells a host it may send these codes with a failed result (an older server refuses the field).
+    resultCodes: HOST_RESULT_CODES,
+    // …and that a result may be MCP content blocks of these types, rather than one output text.
+    resultContent: RESULT_CONTENT_TYPES,
   });
 });
 

@@ -79,7 +79,11 @@ describe("catalog Tool calls at /mcp", () => {
       ],
       ["lookup", { query: 5 }, /^INVALID_ARGUMENTS: query: must be string\. /],
       ["typed", { count: 0 }, /^INVALID_ARGUMENTS: count: must be >= 1\. /],
-      ["typed", { count: 1, when: "soon" }, /when: must match format "date-time"/],
+      [
+        "typed",
+        { count: 1, when: "soon" },
+        /when: must be a date and time in ISO 8601 form, e.g. 2026-05-04T09:30:00Z/,
+      ],
       ["typed", { count: 1, mode: "medium" }, /mode: must be one of \["fast","slow"\]/],
       ["typed", { count: 1, extra: true }, /extra: is not an argument of this Tool/],
     ] as const) {

@@ -9,6 +9,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { ARGUMENT_PROBLEMS_NAMED, formatRule } from "@/sdk/src/contract/argument-problems";
 import { LIMITS } from "../../limits";
 import { log } from "../../log";
 import { in2020Dialect } from "./schema-dialect";
@@ -65,6 +66,8 @@ function describe(error: ErrorObject): string {
       return `${at ? `${at}.` : ""}${params.additionalProperty}: is not an argument of this Tool`;
     case "enum":
       return `${at || "arguments"}: must be one of ${JSON.stringify(params.allowedValues)}`;
+    case "format":
+      return `${at || "arguments"}: ${formatRule(String(params.format))}`;
     default:
       return `${at || "arguments"}: ${error.message ?? `breaks the rule "${error.keyword}"`}`;
   }
@@ -78,6 +81,12 @@ export async function checkToolArguments(
 ): Promise<string | null> {
   const validate = await validatorFor(hash, loadSchema);
   if (!validate || validate(args)) return null;
-  const problems = [...new Set((validate.errors ?? []).map(describe))];
-  return problems.slice(0, 5).join("; ");
+  const errors = validate.errors ?? [];
+  // z.toJSONSchema publishes a format with the regex that checks it: the format's words say
+  // it, and the regex beside them would only bury them.
+  const formatted = new Set(errors.filter((e) => e.keyword === "format").map((e) => e.instancePath));
+  const problems = [
+    ...new Set(errors.filter((e) => !(e.keyword === "pattern" && formatted.has(e.instancePath))).map(describe)),
+  ];
+  return problems.slice(0, ARGUMENT_PROBLEMS_NAMED).join("; ");
 }

@@ -6,6 +6,7 @@
  * code and a reason, so the model can act on it.
  */
 
+import { invalidArgumentsMessage } from "@/sdk/src/contract/argument-problems";
 import { fmt } from "@/universal/format";
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
@@ -104,11 +105,7 @@ export async function callOfferedTool(
     // Nothing reaches the Source until the arguments fit the limits and the Tool's schema.
     const args = checkArguments(input.arguments);
     const problems = await checkToolArguments(tool.definitionHash, () => inputSchemaOf(tool.definitionHash), args);
-    if (problems)
-      throw new DomainError(
-        "INVALID_ARGUMENTS",
-        `${problems}. Correct the arguments and call again; tools/list (or find_tools) carries the Tool's input schema.`,
-      );
+    if (problems) throw new DomainError("INVALID_ARGUMENTS", invalidArgumentsMessage(problems));
     const held = await gate(actor, identity, input, tool, args);
     if (held) return held;
     if (tool.source.kind === "sdk_tool_host" || !tool.source.url) {

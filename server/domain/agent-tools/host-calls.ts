@@ -8,6 +8,7 @@
 
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { HOST_RESULT_CODES } from "@/sdk/src/contract/argument-problems";
 import { type SubmittedResult, shapeToolResult } from "@/sdk/src/contract/result-checks";
 import { fmt } from "@/universal/format";
 import { getDb } from "../../db";
@@ -247,7 +248,15 @@ const ZSubmission = z.object({
     .array(
       z.union([
         z.object({ id: z.string().min(1), output: z.string() }).strict(),
-        z.object({ id: z.string().min(1), error: z.string() }).strict(),
+        z.object({ id: z.string().min(1), error: z.string(), code: z.enum(HOST_RESULT_CODES).optional() }).strict(),
+        // Blocks are checked one by one (shapeToolResult), so one malformed block fails only its call.
+        z
+          .object({
+            id: z.string().min(1),
+            content: z.array(z.unknown()),
+            structuredContent: z.unknown().optional(),
+          })
+          .strict(),
       ]),
     )
     .min(1),
@@ -285,7 +294,8 @@ export async function submitHostResults(host: ToolHost, body: unknown): Promise<
     let stored: ToolResult | StoredFailure;
     let refusal: ToolCallFailure | null = null;
     try {
-      stored = resultOf(submitted);
+      // Content blocks arrive unchecked by the schema above; shapeToolResult checks each.
+      stored = resultOf(submitted as SubmittedResult);
     } catch (error) {
       if (!isToolCallFailure(error)) throw error;
       refusal = error;
@@ -296,7 +306,9 @@ export async function submitHostResults(host: ToolHost, body: unknown): Promise<
       data: { status: refusal ? "failed" : "succeeded", result: JSON.stringify(stored) },
     });
     if (!count) outcome.unknown.push(submitted.id);
-    else if (refusal) outcome.refused.push({ id: submitted.id, code: refusal.code, message: refusal.message });
+    // A failure the host named itself reached its caller as the host meant it: not a refusal.
+    else if (refusal && !("code" in submitted && submitted.code))
+      outcome.refused.push({ id: submitted.id, code: refusal.code, message: refusal.message });
     else outcome.delivered.push(submitted.id);
     wake(`call:${submitted.id}`);
   }

@@ -3,7 +3,7 @@
  * one of them reaches the agent as a failure of that call, naming the limit.
  */
 
-import { characters } from "@/sdk/src/contract/result-checks";
+import { characters, failedToolResult } from "@/sdk/src/contract/result-checks";
 import { fmt, fmtBytes } from "@/universal/format";
 import { DomainError, type ToolCallFailure } from "../../errors";
 import { LIMITS } from "../../limits";
@@ -109,11 +109,7 @@ export function answered<R extends ToolResult>(result: R): Dispatched<R> {
  */
 export function failedCall(code: string, message: string, details: Record<string, unknown> = {}): Dispatched {
   return {
-    result: {
-      content: [{ type: "text", text: `${code}: ${message}` }],
-      structuredContent: { error: { code, message, ...details } },
-      isError: true,
-    },
+    result: failedToolResult(code, message, details),
     outcome: { outcome: "failed", failureCode: code.slice(0, 100) },
   };
 }
