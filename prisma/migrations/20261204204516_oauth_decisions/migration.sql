@@ -1,7 +1,6 @@
 -- The identity chosen for an approval now lives only in the approving request (server/auth/oauth.ts).
--- AlterTable
-ALTER TABLE "session" DROP COLUMN "oauthIdentityChosenAt",
-DROP COLUMN "oauthIdentityId";
+-- session."oauthIdentityId" and "oauthIdentityChosenAt" stay for one release: an older instance
+-- running beside this one during a rolling upgrade still writes them.
 
 -- CreateTable
 CREATE TABLE "oauth_decision" (
