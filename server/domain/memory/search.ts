@@ -69,6 +69,10 @@ export interface SearchHit {
   authorLabel: string;
   state: MemoryState;
   supersededById: string | null;
+  /** Write-time screening found instructions aimed at an agent, and no curator has cleared them. */
+  flagged: boolean;
+  /** The rules it tripped ("rule: detail"); kept after a curator clears the flag. */
+  flagReasons: string[];
 }
 
 export interface SearchResult {
@@ -496,6 +500,8 @@ async function search(actor: Actor, input: SearchFilters, page: SearchPage): Pro
           supersededById: true,
           discardedAt: true,
           erasedAt: true,
+          flagged: true,
+          flagReasons: true,
         },
       })
     : [];
@@ -526,6 +532,8 @@ async function search(actor: Actor, input: SearchFilters, page: SearchPage): Pro
         authorLabel: m.authorLabel,
         state: m.erasedAt ? "erased" : m.supersededById ? "superseded" : m.discardedAt ? "discarded" : "current",
         supersededById: m.supersededById,
+        flagged: m.flagged,
+        flagReasons: m.flagReasons,
       },
     ];
   });
