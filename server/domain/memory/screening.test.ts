@@ -42,4 +42,16 @@ describe("screenMemoryBody", () => {
     const [flag] = screenMemoryBody("x\u200b\u200by", { allowedHosts: [] });
     expect(flag?.detail).not.toMatch(/[\u200b]/);
   });
+
+  // Each once took seconds: a pattern that backtracks on one long run makes a write slow.
+  test.each([
+    ["a long base64 word", "QUJD".repeat(16_384)],
+    ["a long word", "x".repeat(65_536)],
+    ["spaced letters", "a ".repeat(32_768)],
+    ["repeated triggers", "ignore you tell the user ".repeat(2_600)],
+  ])("screens a 64 KiB body of %s in well under a second", (_what, body) => {
+    const started = performance.now();
+    screenMemoryBody(body, { allowedHosts: [] });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
 });

@@ -90,8 +90,9 @@ export function normalizeForScreening(body: string): string {
   let s = body.normalize("NFKC").replace(TAG_CHARS, "").replace(ZERO_WIDTH, "");
   s = s.replace(/[^\p{ASCII}]/gu, (c) => CONFUSABLES[c] ?? c);
   s = s.replace(/\b(?:[A-Za-z][ ._*-]){3,}[A-Za-z]\b/g, (run) => run.replace(/[ ._*-]/g, ""));
-  s = s.replace(/\b[\w@$]*[A-Za-z][\w@$]*\b/g, (w) =>
-    /[A-Za-z]/.test(w) && /[013457@$]/.test(w) && !/^\d/.test(w) && !/[0-9a-f]{6,}/i.test(w)
+  // One pass over words; a pattern with a letter required mid-word backtracks quadratically on a long run.
+  s = s.replace(/[\w@$]+/g, (w) =>
+    w.length <= 40 && /[A-Za-z]/.test(w) && /[013457@$]/.test(w) && !/^\d/.test(w) && !/[0-9a-f]{6,}/i.test(w)
       ? w.replace(/[013457@$]/g, (c) => LEET[c] ?? c)
       : w,
   );
@@ -176,7 +177,7 @@ function printableShare(bytes: Buffer): number {
 function decodesToText(run: string, encoding: "base64" | "hex"): boolean {
   const bytes =
     encoding === "hex" ? Buffer.from(run, "hex") : Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64");
-  return bytes.length >= 16 && printableShare(bytes) >= 0.95 && /[a-z]{3,} [a-z]{2,}/i.test(bytes.toString("latin1"));
+  return bytes.length >= 16 && printableShare(bytes) >= 0.95 && /\b[a-z]{3,} [a-z]{2}/i.test(bytes.toString("latin1"));
 }
 
 function hostAllowed(host: string, allowed: readonly string[]): boolean {
