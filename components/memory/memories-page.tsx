@@ -24,7 +24,7 @@ import { ScoreBreakdown, SignalLegend } from "./score-breakdown";
 import type { MemoryRow, ScopeItem } from "./types";
 import { useScopeVersion } from "./use-scope-version";
 
-const FILTERS = ["q", "kind", "tags", "thread", "from", "to", "history"] as const;
+const FILTERS = ["q", "kind", "tags", "thread", "from", "to", "history", "flagged"] as const;
 
 export function MemoriesPage() {
   return (
@@ -163,6 +163,7 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
       from,
       to,
       includeSuperseded: history,
+      flagged: filters.flagged === "1" ? true : undefined,
     },
     // Every write to the scope moves its version; nothing else refetches the blocks.
     { refresh: { version }, unfiltered: { scopeId: scope.id, query: "", includeSuperseded: history } },
@@ -179,7 +180,7 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
   const onlyHistory = FILTERS.every((k) => k === "history" || !filters[k]);
   const clear = () => {
     setSearch("");
-    setFilters({ q: null, kind: null, tags: null, thread: null, from: null, to: null, history: null });
+    setFilters({ q: null, kind: null, tags: null, thread: null, from: null, to: null, history: null, flagged: null });
   };
   const toggleKind = (kind: string) =>
     setFilters({ kind: joinParam(kinds.includes(kind as never) ? kinds.filter((k) => k !== kind) : [...kinds, kind]) });
@@ -260,6 +261,15 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
               className="size-4 accent-[var(--accent)]"
             />
             Include superseded and discarded
+          </label>
+          <label className="inline-flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={filters.flagged === "1"}
+              onChange={(e) => setFilters({ flagged: e.target.checked ? "1" : null })}
+              className="size-4 accent-[var(--accent)]"
+            />
+            Only flagged
           </label>
           {narrowed && (
             <Button variant="ghost" size="sm" onClick={clear}>

@@ -136,6 +136,10 @@ describe("write-time screening", () => {
       flagReasons: [expect.stringMatching(/^instruction-override: /)],
     });
 
+    // Curators can list exactly what waits for review.
+    const waiting = await console.memories.list({ scopeId: scope.id, query: "", flagged: true });
+    expect(new Set(waiting.items.map((m) => m.id))).toEqual(new Set([...planted.map((p) => p.id), handoff.id]));
+
     // Clearing: a curator's decision, audited; then briefing shows it and the handoff is delivered.
     const cleared = await console.memories.clearFlag({ id: pinned });
     expect(cleared).toMatchObject({ id: pinned, flagged: false, flagClearedBy: expect.any(String) });

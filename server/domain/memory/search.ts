@@ -105,7 +105,7 @@ interface Candidate {
 type SearchFilters = Pick<
   ReturnType<typeof ZSearchInput.parse>,
   "scopeId" | "query" | "threadId" | "kinds" | "tags" | "from" | "to" | "includeSuperseded"
->;
+> & { flagged?: boolean };
 
 /** Parameters and WHERE of the filters, shared by every statement of one search. */
 export class Filters {
@@ -121,6 +121,7 @@ export class Filters {
     if (input.tags?.length) f.where.push(`m.tags @> ${f.arg(input.tags)}::text[]`);
     if (input.from) f.where.push(`m."occurredAt" >= ${f.arg(input.from)}`);
     if (input.to) f.where.push(`m."occurredAt" < ${f.arg(input.to)}`);
+    if (input.flagged !== undefined) f.where.push(`m.flagged = ${f.arg(input.flagged)}`);
     if (input.threadId)
       f.where.push(
         `EXISTS (SELECT 1 FROM thread_member tm WHERE tm."memoryId" = m.id AND tm."threadId" = ${f.arg(input.threadId)})`,
