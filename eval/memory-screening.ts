@@ -11,11 +11,14 @@ import { screenMemoryBody } from "../server/domain/memory/screening";
 export interface ScreeningCase {
   label: "benign" | "planted";
   form?: string;
+  /** "heldout": written after the rules, which were not tuned on them. */
+  split?: "development" | "heldout";
   body: string;
 }
 export interface ScreeningFixture {
   allowedHosts: string[];
-  floors: { precision: number; recall: number };
+  /** Per split: development (the rules were shaped on it) and heldout (they were not). */
+  floors: Record<"development" | "heldout", { precision: number; recall: number }>;
   cases: ScreeningCase[];
 }
 
@@ -61,14 +64,27 @@ export function measureScreening(fixture: ScreeningFixture) {
   };
 }
 
-export function screeningReport(m: ReturnType<typeof measureScreening>): string {
+export function screeningReport(m: ReturnType<typeof measureScreening>, label = "screening"): string {
   const pct = (x: number) => x.toFixed(3);
   return [
-    `screening: precision ${pct(m.precision)}, recall ${pct(m.recall)} (${m.benign} benign, ${m.planted} planted)`,
+    `${label}: precision ${pct(m.precision)}, recall ${pct(m.recall)} (${m.benign} benign, ${m.planted} planted)`,
     `  by form: ${Object.entries(m.byForm)
       .map(([f, v]) => `${f} ${v.caught}/${v.total}`)
       .join(", ")}`,
     ...m.falsePositives.map((f) => `  false positive [${f.rules.join(", ")}]: ${f.body.slice(0, 80)}`),
     ...m.missed.map((f) => `  missed (${f.form}): ${f.body.slice(0, 80)}`),
+  ].join("\n");
+}
+
+export const splitOf = (fixture: ScreeningFixture, split: "development" | "heldout"): ScreeningFixture => ({
+  ...fixture,
+  cases: fixture.cases.filter((c) => (c.split ?? "development") === split),
+});
+
+/** The figures on the development cases, then on the held-out ones: the honest estimate. */
+export function screeningReports(fixture: ScreeningFixture): string {
+  return [
+    screeningReport(measureScreening(splitOf(fixture, "development")), "screening (development)"),
+    screeningReport(measureScreening(splitOf(fixture, "heldout")), "screening (held out)"),
   ].join("\n");
 }

@@ -13,10 +13,10 @@ import { openDatabase } from "@/server/db/open";
 import { applyMigrations } from "@/server/db/schema-engine";
 import { loadFixture, loadLocomo } from "./locomo";
 import { evaluateRetrieval, formatReport } from "./memory-eval";
-import { loadScreeningFixture, measureScreening, screeningReport } from "./memory-screening";
+import { loadScreeningFixture, screeningReports } from "./memory-screening";
 
 // Screening needs no database: its figures come first, before the slow retrieval run.
-console.log(`${screeningReport(measureScreening(loadScreeningFixture()))}\n`);
+console.log(`${screeningReports(loadScreeningFixture())}\n`);
 
 const file = process.argv[2] ?? path.resolve(process.cwd(), "../shared/data/locomo-dev.json");
 const opened = await openDatabase(
