@@ -62,6 +62,20 @@ const schema = z.object({
       }
       return entries;
     }),
+  /**
+   * Hosts a memory may link to without being flagged at write time: comma-separated, each
+   * admitting its subdomains (`github.com` admits `docs.github.com`). Unset: only the
+   * console's own host, so a link anywhere else flags (decision 0084).
+   */
+  QM_MEMORY_LINK_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((h) => h.trim().toLowerCase().replace(/^\*\./, ""))
+        .filter(Boolean),
+    ),
   /** Run scheduled catalog checks in this process. */
   QM_SCHEDULER: flag.default(true),
   /** Where the committed migrations are; unset: prisma/migrations in the working folder. */

@@ -2,7 +2,8 @@
  * npm run eval:memory [-- file.json]: memory search's retrieval quality on the LoCoMo
  * development set (../shared/data/locomo-dev.json by default; or our own fixture,
  * eval/fixtures/memory-retrieval.json), on a fresh embedded
- * database (or QM_EVAL_DATABASE_URL, a PostgreSQL database to fill).
+ * database (or QM_EVAL_DATABASE_URL, a PostgreSQL database to fill); first, write-time
+ * screening's precision and recall on eval/fixtures/memory-screening.json.
  */
 
 import { readFileSync } from "node:fs";
@@ -12,6 +13,10 @@ import { openDatabase } from "@/server/db/open";
 import { applyMigrations } from "@/server/db/schema-engine";
 import { loadFixture, loadLocomo } from "./locomo";
 import { evaluateRetrieval, formatReport } from "./memory-eval";
+import { loadScreeningFixture, screeningReports } from "./memory-screening";
+
+// Screening needs no database: its figures come first, before the slow retrieval run.
+console.log(`${screeningReports(loadScreeningFixture())}\n`);
 
 const file = process.argv[2] ?? path.resolve(process.cwd(), "../shared/data/locomo-dev.json");
 const opened = await openDatabase(

@@ -18,13 +18,13 @@ import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
 import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
 import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
 import { isKind, joinParam, KIND_LABELS, listParam, MEMORY_KINDS } from "./labels";
-import { KindBadge, StateBadge } from "./memory-badges";
+import { FlaggedBadge, KindBadge, StateBadge } from "./memory-badges";
 import { ScopedPage } from "./scoped-page";
 import { ScoreBreakdown, SignalLegend } from "./score-breakdown";
 import type { MemoryRow, ScopeItem } from "./types";
 import { useScopeVersion } from "./use-scope-version";
 
-const FILTERS = ["q", "kind", "tags", "thread", "from", "to", "history"] as const;
+const FILTERS = ["q", "kind", "tags", "thread", "from", "to", "history", "flagged"] as const;
 
 export function MemoriesPage() {
   return (
@@ -74,6 +74,7 @@ function memoryColumns(scored: boolean, now: number): Column<MemoryRow>[] {
               {m.title || "(untitled)"}
             </Link>
             {m.state !== "current" && <StateBadge state={m.state} />}
+            <FlaggedBadge flagged={m.flagged} reasons={m.flagReasons} />
             {scored && (
               // On a phone the score column folds away; the total stays beside the title.
               <span className="ml-auto shrink-0 font-mono text-xs tabular-nums text-muted md:hidden" title="Score">
@@ -162,6 +163,7 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
       from,
       to,
       includeSuperseded: history,
+      flagged: filters.flagged === "1" ? true : undefined,
     },
     // Every write to the scope moves its version; nothing else refetches the blocks.
     { refresh: { version }, unfiltered: { scopeId: scope.id, query: "", includeSuperseded: history } },
@@ -178,7 +180,7 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
   const onlyHistory = FILTERS.every((k) => k === "history" || !filters[k]);
   const clear = () => {
     setSearch("");
-    setFilters({ q: null, kind: null, tags: null, thread: null, from: null, to: null, history: null });
+    setFilters({ q: null, kind: null, tags: null, thread: null, from: null, to: null, history: null, flagged: null });
   };
   const toggleKind = (kind: string) =>
     setFilters({ kind: joinParam(kinds.includes(kind as never) ? kinds.filter((k) => k !== kind) : [...kinds, kind]) });
@@ -259,6 +261,15 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
               className="size-4 accent-[var(--accent)]"
             />
             Include superseded and discarded
+          </label>
+          <label className="inline-flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={filters.flagged === "1"}
+              onChange={(e) => setFilters({ flagged: e.target.checked ? "1" : null })}
+              className="size-4 accent-[var(--accent)]"
+            />
+            Only flagged
           </label>
           {narrowed && (
             <Button variant="ghost" size="sm" onClick={clear}>

@@ -16,3 +16,17 @@ export function StateBadge({ state, always = false }: { state: MemoryState; alwa
     </span>
   );
 }
+
+/** Screening found instructions aimed at an agent; the reasons show on hover and on the memory's page. */
+export function FlaggedBadge({ flagged, reasons }: { flagged: boolean; reasons: string[] }) {
+  if (!flagged) return null;
+  return (
+    <span
+      title={`Flagged at write time, kept out of briefings: ${reasons.join("; ")}`}
+      className="inline-flex"
+      data-testid="memory-flagged"
+    >
+      <Badge tone="danger">Flagged</Badge>
+    </span>
+  );
+}

@@ -21,7 +21,7 @@ import { errorMessage } from "@/components/ui/use-error";
 import { AddToThreadDialog } from "./add-to-thread-dialog";
 import { EraseMemoryDialog } from "./erase-memory-dialog";
 import { MarkdownBody } from "./markdown-body";
-import { KindBadge, StateBadge } from "./memory-badges";
+import { FlaggedBadge, KindBadge, StateBadge } from "./memory-badges";
 import type { MemoryView } from "./types";
 import { rememberScope } from "./use-memory-scope";
 
@@ -68,6 +68,7 @@ function MemoryLoaded({ memory }: { memory: MemoryView }) {
           <span className="flex flex-wrap items-center gap-2">
             <KindBadge kind={memory.kind} />
             <StateBadge state={memory.state} always />
+            <FlaggedBadge flagged={memory.flagged} reasons={memory.flagReasons} />
             <span>
               in scope{" "}
               <Link href={scopeHref} className="text-accent hover:underline">
@@ -86,6 +87,7 @@ function MemoryLoaded({ memory }: { memory: MemoryView }) {
         }
       />
       <StateCallout memory={memory} />
+      <FlagCallout memory={memory} canClear={canWrite && !erased} />
 
       <div className="grid gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="min-w-0 space-y-6">
@@ -186,6 +188,55 @@ function StateCallout({ memory }: { memory: MemoryView }) {
       </Callout>
     );
   return null;
+}
+
+/** Why screening flagged it, and the curator's way to let briefings show it again. */
+function FlagCallout({ memory, canClear }: { memory: MemoryView; canClear: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const clear = useMutation(
+    trpc.memories.clearFlag.mutationOptions({
+      onSuccess: () =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.memories.get.queryKey({ id: memory.id }) }),
+          queryClient.invalidateQueries({ queryKey: trpc.memories.list.pathKey() }),
+        ]),
+    }),
+  );
+  if (!memory.flagReasons.length) return null;
+  const reasons = (
+    <ul className="mt-1 list-disc pl-5">
+      {memory.flagReasons.map((r) => (
+        <li key={r}>{r}</li>
+      ))}
+    </ul>
+  );
+  if (!memory.flagged)
+    return (
+      <Callout className="mb-6" title="Flag cleared" data-testid="flag-cleared">
+        {memory.flagClearedBy ?? "A curator"} cleared it {formatDateTime(memory.flagClearedAt)}; screening had found:
+        {reasons}
+      </Callout>
+    );
+  return (
+    <Callout
+      tone="warn"
+      className="mb-6"
+      title="Flagged: may carry instructions aimed at an agent"
+      data-testid="flag-callout"
+    >
+      Screening found the following when it was written, so briefings leave it out and search marks it flagged:
+      {reasons}
+      {canClear && (
+        <div className="mt-3 flex items-center gap-3">
+          <Button variant="secondary" disabled={clear.isPending} onClick={() => clear.mutate({ id: memory.id })}>
+            Clear flag
+          </Button>
+          {clear.error && <span role="alert">{errorMessage(clear.error)}</span>}
+        </div>
+      )}
+    </Callout>
+  );
 }
 
 function shorten(text: string, max: number): string {

@@ -32,7 +32,9 @@ export async function briefScope(actor: Actor, raw: unknown) {
       field: "thread",
     });
 
-  const current = { erasedAt: null, supersededById: null, discardedAt: null };
+  // A flagged memory may carry instructions planted for the agent reading this: briefing is
+  // read unasked at the start of work, so it waits for a curator to clear it.
+  const current = { erasedAt: null, supersededById: null, discardedAt: null, flagged: false };
   const [pinned, decisions, threads, proposals, proposalTotal] = await Promise.all([
     db.threadMember.findMany({
       where: {

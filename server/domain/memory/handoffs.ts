@@ -82,7 +82,8 @@ export async function takeHandoffs(
     scopeId,
     OR: [{ toIdentityId: identityId }, ...(threadId ? [{ toThreadId: threadId }] : [])],
     deliveries: { none: { identityId } },
-    memory: { erasedAt: null },
+    // Held back, not dropped: a flagged handoff is delivered once a curator clears it.
+    memory: { erasedAt: null, flagged: false },
   };
   const [rows, total] = await Promise.all([
     tx.handoff.findMany({

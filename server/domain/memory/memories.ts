@@ -5,18 +5,22 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { env } from "@/env";
 import { fmt } from "@/universal/format";
 import { type Actor, actorId, actorLabel } from "../../actor";
 import { getDb } from "../../db";
 import type { Tx } from "../../db/types";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
+import { recordAudit } from "../audit/record";
 import { utf8Bytes } from "../catalog/canonical";
+import { operation } from "../operation";
 import { parseInput } from "../validation";
 import { memoryWhere, requireMemoryScope, requireScope } from "./access";
 import { writeFacts } from "./facts";
 import { indexMemory } from "./index-entries";
 import { type TCreateMemoryInput, ZCreateMemoryInput, ZGetManyInput, ZMemoryIdInput, ZSupersedeInput } from "./schemas";
+import { flagReason, screenMemoryBody } from "./screening";
 import { contentHash, titleOf } from "./text";
 import { ensureThreads, memoryState, moveMemberships } from "./threads";
 
@@ -49,6 +53,12 @@ async function episodeFor(tx: Tx, scopeId: string, actor: Actor, occurredAt: Dat
   return previous?.episodeId ?? randomUUID();
 }
 
+/** The allow-list links are screened against: the setting, and always the console's own host. */
+export function memoryLinkHosts(): string[] {
+  const own = env.QM_BASE_URL ? new URL(env.QM_BASE_URL).hostname : env.HOST;
+  return [...new Set([own, "127.0.0.1", "localhost", ...env.QM_MEMORY_LINK_HOSTS])];
+}
+
 export interface WrittenMemory {
   id: string;
   scopeId: string;
@@ -59,6 +69,8 @@ export interface WrittenMemory {
   supersedes: string | null;
   threads: string[];
   facts: number;
+  flagged: boolean;
+  flagReasons: string[];
 }
 
 /** Writes one memory inside a transaction the caller holds (debrief writes several in one). */
@@ -71,6 +83,7 @@ export async function writeMemory(
   const input = parseInput(ZCreateMemoryInput, raw);
   const bytes = checkBodySize(input.body);
   const occurredAt = input.occurredAt ?? new Date();
+  const flagReasons = screenMemoryBody(input.body, { allowedHosts: memoryLinkHosts() }).map(flagReason);
 
   if (input.supersedes) {
     const old = await tx.memory.findUnique({
@@ -103,8 +116,19 @@ export async function writeMemory(
       authorLabel: actorLabel(actor),
       occurredAt,
       episodeId: await episodeFor(tx, scopeId, actor, occurredAt),
+      flagReasons,
+      flagged: flagReasons.length > 0,
     },
-    select: { id: true, scopeId: true, kind: true, title: true, occurredAt: true, recordedAt: true },
+    select: {
+      id: true,
+      scopeId: true,
+      kind: true,
+      title: true,
+      occurredAt: true,
+      recordedAt: true,
+      flagged: true,
+      flagReasons: true,
+    },
   });
   await indexMemory(tx, created.id, input.body, input.tags);
   await writeFacts(tx, created, input.facts);
@@ -170,6 +194,10 @@ const MEMORY = {
   erasedAt: true,
   erasedBy: true,
   erasureReason: true,
+  flagged: true,
+  flagReasons: true,
+  flagClearedAt: true,
+  flagClearedBy: true,
 } as const;
 
 type MemoryRow = { [K in keyof typeof MEMORY]: unknown } & {
@@ -302,3 +330,31 @@ export async function getMemories(actor: Actor, raw: unknown) {
   });
   return { memories, missing: ids.filter((id) => !byId.has(id)) };
 }
+
+/**
+ * A curator has read a flagged memory and found it harmless: briefing may show it again. The
+ * reasons stay on the memory beside who cleared it, so the decision can be reviewed later.
+ */
+export const clearMemoryFlag = operation({ role: "curator", input: ZMemoryIdInput }, async (actor, { id }) => {
+  const scope = await requireMemoryScope(actor, id, "write");
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const now = new Date();
+    const by = actorLabel(actor);
+    // Conditional, so two curators clearing at once record one decision, not two.
+    const { count } = await tx.memory.updateMany({
+      where: { id, flagged: true },
+      data: { flagged: false, flagClearedAt: now, flagClearedBy: by },
+    });
+    if (!count) throw new DomainError("CONFLICT", `memory ${id} is not flagged; there is nothing to clear.`, { id });
+    const memory = await tx.memory.findUniqueOrThrow({ where: { id }, select: { title: true, flagReasons: true } });
+    await recordAudit(tx, actor, {
+      action: "memory.clear_flag",
+      targetType: "memory",
+      targetId: id,
+      targetLabel: memory.title || scope.name,
+      details: { scope: scope.name, reasons: memory.flagReasons },
+    });
+    return { id, flagged: false, flagReasons: memory.flagReasons, flagClearedAt: now, flagClearedBy: by };
+  });
+});

@@ -20,6 +20,7 @@ import { parseInput } from "../validation";
 import { requireScope } from "./access";
 import { asErasureLeavesIt, erasedIds, namesErased } from "./import-tombstones";
 import { indexMemories } from "./index-entries";
+import { memoryLinkHosts } from "./memories";
 import {
   ZCreateScopeInput,
   ZCreateThreadInput,
@@ -29,6 +30,7 @@ import {
   ZTag,
   ZThreadName,
 } from "./schemas";
+import { flagReason, screenMemoryBody } from "./screening";
 
 export const EXPORT_FORMAT = "quartermaster.scope/v1";
 
@@ -383,6 +385,11 @@ async function requireSelfContained(tx: Tx, scopeId: string, data: Parsed): Prom
     );
 }
 
+function screenedBody(body: string | null) {
+  const flagReasons = body ? screenMemoryBody(body, { allowedHosts: memoryLinkHosts() }).map(flagReason) : [];
+  return { flagReasons, flagged: flagReasons.length > 0 };
+}
+
 export const importScope = operation({ role: "curator", input: ZImportInput }, async (actor, { jsonl }) => {
   const data = parseJsonl(jsonl);
   const db = await getDb();
@@ -400,7 +407,8 @@ export const importScope = operation({ role: "curator", input: ZImportInput }, a
       for (let i = 0; i < memoryLines.length; i += 500) {
         const batch = memoryLines.slice(i, i + 500);
         const rows = await tx.memory.createManyAndReturn({
-          data: batch.map(({ type: _t, ...m }) => ({ ...m, scopeId, supersededById: null })),
+          // A file is text from elsewhere: its memories are screened as any write is.
+          data: batch.map(({ type: _t, ...m }) => ({ ...m, scopeId, supersededById: null, ...screenedBody(m.body) })),
           skipDuplicates: true,
           select: { id: true },
         });

@@ -143,6 +143,8 @@ export const ZListMemoriesInput = z
     from: z.coerce.date().optional(),
     to: z.coerce.date().optional(),
     includeSuperseded: z.boolean().default(false),
+    /** Curators' review: only the memories screening flagged (true) or only the others (false). */
+    flagged: z.boolean().optional(),
     cursor: z.string().max(20).optional(),
     limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(200),
   })

@@ -69,6 +69,10 @@ export interface SearchHit {
   authorLabel: string;
   state: MemoryState;
   supersededById: string | null;
+  /** Write-time screening found instructions aimed at an agent, and no curator has cleared them. */
+  flagged: boolean;
+  /** The rules it tripped ("rule: detail"); kept after a curator clears the flag. */
+  flagReasons: string[];
 }
 
 export interface SearchResult {
@@ -101,7 +105,7 @@ interface Candidate {
 type SearchFilters = Pick<
   ReturnType<typeof ZSearchInput.parse>,
   "scopeId" | "query" | "threadId" | "kinds" | "tags" | "from" | "to" | "includeSuperseded"
->;
+> & { flagged?: boolean };
 
 /** Parameters and WHERE of the filters, shared by every statement of one search. */
 export class Filters {
@@ -117,6 +121,7 @@ export class Filters {
     if (input.tags?.length) f.where.push(`m.tags @> ${f.arg(input.tags)}::text[]`);
     if (input.from) f.where.push(`m."occurredAt" >= ${f.arg(input.from)}`);
     if (input.to) f.where.push(`m."occurredAt" < ${f.arg(input.to)}`);
+    if (input.flagged !== undefined) f.where.push(`m.flagged = ${f.arg(input.flagged)}`);
     if (input.threadId)
       f.where.push(
         `EXISTS (SELECT 1 FROM thread_member tm WHERE tm."memoryId" = m.id AND tm."threadId" = ${f.arg(input.threadId)})`,
@@ -496,6 +501,8 @@ async function search(actor: Actor, input: SearchFilters, page: SearchPage): Pro
           supersededById: true,
           discardedAt: true,
           erasedAt: true,
+          flagged: true,
+          flagReasons: true,
         },
       })
     : [];
@@ -526,6 +533,8 @@ async function search(actor: Actor, input: SearchFilters, page: SearchPage): Pro
         authorLabel: m.authorLabel,
         state: m.erasedAt ? "erased" : m.supersededById ? "superseded" : m.discardedAt ? "discarded" : "current",
         supersededById: m.supersededById,
+        flagged: m.flagged,
+        flagReasons: m.flagReasons,
       },
     ];
   });

@@ -6,7 +6,7 @@
 import { runConsolidator } from "../../domain/memory/consolidator";
 import { eraseMemory } from "../../domain/memory/erase";
 import { listFacts } from "../../domain/memory/facts";
-import { createMemory, getMemories, getMemory, supersedeMemory } from "../../domain/memory/memories";
+import { clearMemoryFlag, createMemory, getMemories, getMemory, supersedeMemory } from "../../domain/memory/memories";
 import { exportScope, importScope } from "../../domain/memory/portable";
 import { acceptProposal, decideProposals, listProposals, rejectProposal } from "../../domain/memory/proposals";
 import {
@@ -110,6 +110,7 @@ export const memoriesRouter = router({
     .input(ZSupersedeInput)
     .mutation(({ ctx, input }) => supersedeMemory(ctx.actor, input)),
   erase: mutationOf(eraseMemory),
+  clearFlag: mutationOf(clearMemoryFlag),
 });
 
 export const factsRouter = router({
