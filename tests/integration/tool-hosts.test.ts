@@ -59,6 +59,9 @@ describe("SDK Tool Host API", () => {
         changed: 0,
         // The host learns which Tool no model is offered, and why, without the argument being named.
         incompatible: [{ tool: "c", state: "schema_unsupported", reason: expect.stringContaining('starts with "__"') }],
+        // What this server accepts back: the codes a failed result may carry, the content block types.
+        resultCodes: ["INVALID_ARGUMENTS"],
+        resultContent: ["text", "image", "audio", "resource_link", "resource"],
       },
     });
     expect(JSON.stringify(res.body)).not.toContain("__x");
