@@ -5,43 +5,20 @@
  * refuses beyond it (a refinement) reach the agent alike — INVALID_ARGUMENTS, the field, the
  * rule in words — and the call log records the code either way.
  */
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult, Client } from "@modelcontextprotocol/client";
 import { AuthenticationError, createToolHost, type ToolHostOptions } from "@quartermaster/tool-host";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
-import { operator } from "../helpers/catalog";
-import { withTestDatabase } from "../helpers/db";
-import { type ProductServer, startProduct } from "../helpers/product-server";
+import { toolHostWorld } from "../helpers/tool-host-world";
 
-withTestDatabase();
-const cleanup: (() => Promise<unknown>)[] = [];
-let product: ProductServer;
-beforeAll(async () => {
-  product = await startProduct();
-  cleanup.push(() => product.close());
-});
-afterAll(async () => {
-  for (const close of cleanup.reverse()) await close().catch(() => {});
-});
-
-let n = 0;
-const unique = (name: string) => `${name}_${++n}`;
-
-async function newHostSource() {
-  const api = await operator();
-  const { source, hostToken } = await api.sources.createToolHost({
-    name: unique("args-host"),
-    heartbeatTimeoutSeconds: 60,
-  });
-  return { source, hostToken };
-}
+const { url, cleanup, unique, newHostSource, agentFor } = toolHostWorld("args");
 
 function sdkHost(hostToken: string, options: Partial<ToolHostOptions> = {}) {
   const warnings: string[] = [];
   const host = createToolHost({
-    url: product.url,
+    url: url(),
     token: hostToken,
     logger: { info: () => {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
     backoff: { initialMs: 50, maxMs: 400 },
@@ -49,21 +26,6 @@ function sdkHost(hostToken: string, options: Partial<ToolHostOptions> = {}) {
   });
   cleanup.push(() => host.close({ graceMs: 0 }));
   return { host, warnings };
-}
-
-async function agentFor(sourceId: string) {
-  const api = await operator();
-  const identity = await api.identities.create({ name: unique("args-agent") });
-  await api.identities.assignSource({ identityId: identity.id, sourceId });
-  const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "test" });
-  const client = new Client({ name: "arguments-agent", version: "1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${product.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  cleanup.push(() => client.close());
-  return { client, identityId: identity.id };
 }
 
 const call = (client: Client, name: string, args: Record<string, unknown>) =>
@@ -214,13 +176,13 @@ describe("arguments refused on either side of an SDK Tool call", () => {
 describe("a host's coded result", () => {
   it("may name only the codes the registration answer lists: a host cannot pose as Quartermaster's other failures", async () => {
     const { hostToken } = await newHostSource();
-    const answer = await fetch(`${product.url}/api/v1/tool-hosts/registration`, {
+    const answer = await fetch(`${url()}/api/v1/tool-hosts/registration`, {
       method: "PUT",
       headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
       body: JSON.stringify({ tools: [{ name: unique("t"), inputSchema: { type: "object" } }] }),
     });
     expect((await answer.json()).resultCodes).toEqual(["INVALID_ARGUMENTS"]);
-    const posing = await fetch(`${product.url}/api/v1/tool-hosts/calls/results`, {
+    const posing = await fetch(`${url()}/api/v1/tool-hosts/calls/results`, {
       method: "POST",
       headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
       body: JSON.stringify({ results: [{ id: "c1", error: "slow down", code: "RATE_LIMITED" }] }),
@@ -238,7 +200,7 @@ describe("a host token Quartermaster does not know", () => {
     expect(refused).toBeInstanceOf(AuthenticationError);
     expect((refused as Error).message).toMatch(/^The host token sent is not valid: it is mistyped, was rotated/);
 
-    const none = await fetch(`${product.url}/api/v1/tool-hosts/heartbeat`, { method: "POST" });
+    const none = await fetch(`${url()}/api/v1/tool-hosts/heartbeat`, { method: "POST" });
     expect(none.status).toBe(401);
     expect(await none.json()).toMatchObject({
       code: "UNAUTHENTICATED",

@@ -5,67 +5,28 @@
  * closes or goes silent failing the calls queued for it at once. Each failure's code is
  * read back from the call log.
  */
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult, Client } from "@modelcontextprotocol/client";
 import { createToolHost, RegistrationError, type ToolCallContext } from "@quartermaster/tool-host";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
 import { sweepSilentHosts } from "@/server/domain/sources/tool-hosts";
 import { LIMITS } from "@/server/limits";
-import { operator } from "../helpers/catalog";
-import { withTestDatabase } from "../helpers/db";
 import { postMcp } from "../helpers/mcp-rpc";
-import { type ProductServer, startProduct } from "../helpers/product-server";
+import { toolHostWorld } from "../helpers/tool-host-world";
 
-withTestDatabase();
-const cleanup: (() => Promise<unknown>)[] = [];
-let product: ProductServer;
-beforeAll(async () => {
-  product = await startProduct();
-  cleanup.push(() => product.close());
-});
-afterAll(async () => {
-  for (const close of cleanup.reverse()) await close().catch(() => {});
-});
-
-let n = 0;
-const unique = (name: string) => `${name}_${++n}`;
-
-async function newHostSource(heartbeatTimeoutSeconds = 60) {
-  const api = await operator();
-  const { source, hostToken } = await api.sources.createToolHost({
-    name: unique("life-host"),
-    heartbeatTimeoutSeconds,
-  });
-  return { api, source, hostToken };
-}
+const { url, cleanup, unique, newHostSource, agentFor } = toolHostWorld("life");
 
 function sdkHost(hostToken: string) {
   const host = createToolHost({
-    url: product.url,
+    url: url(),
     token: hostToken,
     logger: false,
     backoff: { initialMs: 50, maxMs: 400 },
   });
   cleanup.push(() => host.close({ graceMs: 0 }));
   return host;
-}
-
-/** An Agent Identity holding the Source, its token, and a real MCP client signed in with it. */
-async function agentFor(sourceId: string) {
-  const api = await operator();
-  const identity = await api.identities.create({ name: unique("life-agent") });
-  await api.identities.assignSource({ identityId: identity.id, sourceId });
-  const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "test" });
-  const client = new Client({ name: "lifecycle-agent", version: "1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${product.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  cleanup.push(() => client.close());
-  return { client, identityId: identity.id, token };
 }
 
 const call = (
@@ -180,7 +141,7 @@ describe("an SDK Tool's deadline", () => {
 
     // A host in another language meets the same rule from the server: the registration changes nothing.
     const register = (timeoutSeconds: unknown) =>
-      fetch(`${product.url}/api/v1/tool-hosts/registration`, {
+      fetch(`${url()}/api/v1/tool-hosts/registration`, {
         method: "PUT",
         headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
         body: JSON.stringify({
@@ -217,7 +178,7 @@ async function queued(sourceId: string, count: number, status: "pending" | "deli
 describe("an SDK Tool Host going offline", () => {
   it("close() says goodbye: a call queued for the host fails at once with TOOL_HOST_OFFLINE, and one made afterwards finds the Tool withdrawn", async () => {
     const { source, hostToken } = await newHostSource();
-    const host = createToolHost({ url: product.url, token: hostToken, logger: false, concurrency: 1 });
+    const host = createToolHost({ url: url(), token: hostToken, logger: false, concurrency: 1 });
     cleanup.push(() => host.close({ graceMs: 0 }));
     const busy = unique("busy");
     const { seen, handler } = untilAborted();
@@ -271,7 +232,7 @@ describe("an SDK Tool Host going offline", () => {
     const { source, hostToken } = await newHostSource(15);
     const name = unique("forgotten");
     // A host in any language that registered, then fell silent without collecting.
-    const registered = await fetch(`${product.url}/api/v1/tool-hosts/registration`, {
+    const registered = await fetch(`${url()}/api/v1/tool-hosts/registration`, {
       method: "PUT",
       headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
       body: JSON.stringify({ tools: [{ name, description: "Never collected.", inputSchema: { type: "object" } }] }),
@@ -294,7 +255,7 @@ describe("an SDK Tool Host going offline", () => {
 const LEGACY = { "mcp-protocol-version": "2025-11-25" };
 /** tools/call as its own POST, left open; `signal` hangs up on it. */
 function postCall(token: string, id: number | string, name: string, signal?: AbortSignal) {
-  return fetch(`${product.url}/mcp`, {
+  return fetch(`${url()}/mcp`, {
     method: "POST",
     signal,
     headers: {
@@ -309,7 +270,7 @@ function postCall(token: string, id: number | string, name: string, signal?: Abo
 /** notifications/cancelled as a stateless client sends it: a POST of its own. */
 const postCancel = (token: string, requestId: number | string) =>
   postMcp(
-    `${product.url}/mcp`,
+    `${url()}/mcp`,
     token,
     { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "the user gave up" } },
     LEGACY,
@@ -394,7 +355,7 @@ describe("an agent's cancellation of an SDK Tool call", () => {
     // A host asking about a call it does not hold is never told of it; a malformed question is refused.
     const other = await newHostSource();
     const ask = (token: string, body: unknown) =>
-      fetch(`${product.url}/api/v1/tool-hosts/calls/cancelled?wait=0`, {
+      fetch(`${url()}/api/v1/tool-hosts/calls/cancelled?wait=0`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         body: JSON.stringify(body),

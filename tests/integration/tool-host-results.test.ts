@@ -4,45 +4,22 @@
  * schema listed and its value returned as structuredContent, images, audio and resource
  * links passed through as the host sent them, and a malformed block failing only its call.
  */
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult, Client } from "@modelcontextprotocol/client";
 import { audio, createToolHost, image, resourceLink, type ToolHostOptions, toolResult } from "@quartermaster/tool-host";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "@/server/db";
 import { collectHostCalls } from "@/server/domain/agent-tools/host-calls";
 import { flushCallLog } from "@/server/domain/calls/recorder";
 import { authenticateToolHost, registerTools } from "@/server/domain/sources/tool-hosts";
-import { operator } from "../helpers/catalog";
-import { withTestDatabase } from "../helpers/db";
-import { type ProductServer, startProduct } from "../helpers/product-server";
+import { toolHostWorld } from "../helpers/tool-host-world";
 
-withTestDatabase();
-const cleanup: (() => Promise<unknown>)[] = [];
-let product: ProductServer;
-beforeAll(async () => {
-  product = await startProduct();
-  cleanup.push(() => product.close());
-});
-afterAll(async () => {
-  for (const close of cleanup.reverse()) await close().catch(() => {});
-});
-
-let n = 0;
-const unique = (name: string) => `${name}_${++n}`;
-
-async function newHostSource() {
-  const api = await operator();
-  const { source, hostToken } = await api.sources.createToolHost({
-    name: unique("results-host"),
-    heartbeatTimeoutSeconds: 60,
-  });
-  return { source, hostToken };
-}
+const { url, cleanup, unique, newHostSource, agentFor } = toolHostWorld("results");
 
 function sdkHost(hostToken: string, options: Partial<ToolHostOptions> = {}) {
   const warnings: string[] = [];
   const host = createToolHost({
-    url: product.url,
+    url: url(),
     token: hostToken,
     logger: { info: () => {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
     backoff: { initialMs: 50, maxMs: 400 },
@@ -50,21 +27,6 @@ function sdkHost(hostToken: string, options: Partial<ToolHostOptions> = {}) {
   });
   cleanup.push(() => host.close({ graceMs: 0 }));
   return { host, warnings };
-}
-
-async function agentFor(sourceId: string) {
-  const api = await operator();
-  const identity = await api.identities.create({ name: unique("results-agent") });
-  await api.identities.assignSource({ identityId: identity.id, sourceId });
-  const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "test" });
-  const client = new Client({ name: "results-agent", version: "1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${product.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  cleanup.push(() => client.close());
-  return { client, identityId: identity.id };
 }
 
 const call = (client: Client, name: string, args: Record<string, unknown>) =>
@@ -184,7 +146,7 @@ describe("an SDK Tool's result beyond one text", () => {
     const until = Date.now() + 10_000;
     while (collected.length < 2 && Date.now() < until) collected.push(...(await collectHostCalls(raw, 1_000)));
     const [first, second] = [...collected].sort((a, b) => Number(a.arguments.n) - Number(b.arguments.n));
-    const submitted = await fetch(`${product.url}/api/v1/tool-hosts/calls/results`, {
+    const submitted = await fetch(`${url()}/api/v1/tool-hosts/calls/results`, {
       method: "POST",
       headers: { authorization: `Bearer ${rawToken}`, "content-type": "application/json" },
       body: JSON.stringify({
