@@ -1,7 +1,8 @@
 /**
  * The benchmark's agents, in a process of their own so the product's process only serves:
  * AGENTS loops, each calling bench_echo through /mcp one call after another for
- * DURATION_MS. Prints one JSON line: calls, errors, wall time and every call's latency.
+ * DURATION_MS (TOOL_NAME: another Tool of the same shape). Prints one JSON line: calls,
+ * errors, wall time and every call's latency.
  * QM_URL may list several instances (comma-separated): agent i calls the (i mod n)th, as
  * a round-robin balancer would spread them, without a balancer process in the way.
  * HOP_URL instead: the agents call that MCP endpoint as it is (the bare pass-through hop to
@@ -11,6 +12,7 @@ const urls = process.env.HOP_URL
   ? [process.env.HOP_URL]
   : (process.env.QM_URL ?? "").split(",").map((u) => `${u.trim()}/mcp`);
 const token = process.env.QM_AGENT_TOKEN ?? "";
+const toolName = process.env.TOOL_NAME ?? "bench_echo";
 const sessions: (string | undefined)[] = [];
 
 async function openSession(agent: number): Promise<void> {
@@ -43,7 +45,7 @@ async function callOnce(agent: number, n: number): Promise<boolean> {
       jsonrpc: "2.0",
       id: n,
       method: "tools/call",
-      params: { name: "bench_echo", arguments: { text: `agent ${agent} call ${n}` } },
+      params: { name: toolName, arguments: { text: `agent ${agent} call ${n}` } },
     }),
   });
   const body = (await res.json()) as { result?: { content?: { text?: string }[]; isError?: boolean } };
