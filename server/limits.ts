@@ -62,6 +62,16 @@ export const LIMITS = {
   TOOL_HOST_COLLECT_WAIT_SECONDS: HOST.TOOL_HOST_COLLECT_WAIT_SECONDS,
   TOOL_HOST_COLLECT_CALLS: HOST.TOOL_HOST_COLLECT_CALLS,
   TOOL_HOST_WATCHED_CALLS: HOST.TOOL_HOST_WATCHED_CALLS,
+  // Wake-ups reach waiters at once (in-process, and across instances by LISTEN/NOTIFY:
+  // decision 0085); this reading of the database is only what a lost wake-up costs.
+  TOOL_HOST_WAKE_POLL_MS: setting(
+    1_000,
+    "how often a call waiting for its SDK Tool Host, a host's collection and its cancellation watch read the database in case a wake-up was lost",
+  ),
+  TOOL_HOST_COLLECT_HEARTBEAT_MS: setting(
+    1_000,
+    "a host process's collections count as its heartbeat at most this often on one instance (more often, nothing is written)",
+  ),
 
   // ── /mcp ──
   MCP_TOOLS_PAGE: setting(500, "Tools in one page of /mcp tools/list"),

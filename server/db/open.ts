@@ -23,6 +23,10 @@ export interface OpenedDatabase {
   pglite?: PGlite;
   /** The same connection for the schema engine (migrations). */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** The PostgreSQL server's address: a part that needs a connection of its own (LISTEN) opens it. */
+  url?: string;
+  /** Runs `stop` when the database closes, before its connections are: such a part's own connection. */
+  onClose(stop: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -38,10 +42,25 @@ export interface OpenOptions {
 }
 
 export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase> {
+  const stops: (() => Promise<void>)[] = [];
+  const onClose = (stop: () => Promise<void>) => void stops.push(stop);
+  const stopAll = async () => {
+    for (const stop of stops.splice(0)) await stop().catch(() => {});
+  };
   if (options.url) {
     const factory = new PrismaPg({ connectionString: options.url, max: 10 });
     const db = new PrismaClient({ adapter: factory });
-    return { db, kind: "postgresql", adapterFactory: factory, close: () => db.$disconnect() };
+    return {
+      db,
+      kind: "postgresql",
+      adapterFactory: factory,
+      url: options.url,
+      onClose,
+      close: async () => {
+        await stopAll();
+        await db.$disconnect();
+      },
+    };
   }
   const dir = options.dataDir ?? "./.data";
   let location = dir;
@@ -81,7 +100,9 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     kind: "embedded",
     pglite,
     adapterFactory: factory,
+    onClose,
     close: async () => {
+      await stopAll();
       await db.$disconnect();
       await pglite.close();
       if (folder) secureDataFolder(folder);

@@ -1,26 +1,44 @@
 /**
  * Calls to SDK Tool Host Tools. Quartermaster cannot reach a host (it may run behind a
  * firewall), so a call waits in tool_call until the host collects it and comes back with
- * the host's result. Waiting is by polling the database, so any instance may take the call,
- * the collection or the result; a signal within the process wakes a waiter on the same
- * instance at once. A row lives only until its caller reads the result or gives up.
+ * the host's result. Any instance may take the call, the collection or the result: each
+ * write wakes whoever waits for it at once — on this instance in-process, on the others
+ * through LISTEN/NOTIFY (wakeup-listener.ts) — and waiters read the database again every
+ * TOOL_HOST_WAKE_POLL_MS in case a wake-up was lost. A row lives only until its caller
+ * reads the result or gives up. A call costs two statements on the agent's side (queue;
+ * take the answer) and, on the host's, its share of one claim and one result update
+ * (docs/decisions/0085).
  */
 
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { HOST_RESULT_CODES } from "@/sdk/src/contract/argument-problems";
 import { type SubmittedResult, shapeToolResult } from "@/sdk/src/contract/result-checks";
 import { fmt } from "@/universal/format";
 import { getDb } from "../../db";
+import type { OpenedDatabase } from "../../db/open";
 import { DomainError, isToolCallFailure, type ToolCallFailure, type ToolCallFailureCode } from "../../errors";
+import { Prisma } from "../../generated/prisma/client";
 import { isDraining } from "../../instance";
 import { LIMITS } from "../../limits";
 import { heartbeat, type ToolHost } from "../sources/tool-hosts";
 import { parseInput } from "../validation";
 import { acceptToolResult, type ToolResult } from "./result";
+import { listenForWakeups, WAKEUP_CHANNEL, wakePayload } from "./wakeup-listener";
 import { wake, watch } from "./wakeups";
 
-const POLL_MS = 200;
+const pollMs = () => LIMITS.TOOL_HOST_WAKE_POLL_MS.value;
+
+/**
+ * A select-list item that, on PostgreSQL, tells the other instances `prefix` + `key` (an SQL
+ * expression: one notification per row the statement returns). Inside the statement that
+ * writes the row, so PostgreSQL sends it at that commit and never before the row is there.
+ */
+function notifying(kind: OpenedDatabase["kind"], prefix: string, key: Prisma.Sql = Prisma.sql`''`): Prisma.Sql {
+  return kind === "postgresql"
+    ? Prisma.sql`pg_notify(${WAKEUP_CHANNEL}, ${wakePayload(prefix)}::text || ${key})::text`
+    : Prisma.sql`NULL::text`;
+}
 
 /** Queues a call for the host and waits for its result, at most the Tool Call time limit. */
 export async function callHostTool(options: {
@@ -33,30 +51,52 @@ export async function callHostTool(options: {
   /** Who asked (requestKey()): the agent's notifications/cancelled finds the call by it. */
   requestKey?: string;
 }): Promise<ToolResult> {
+  const kind = await listenForWakeups();
   const db = await getDb();
   const limitMs = options.limitMs ?? LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value * 1000;
   const deadline = new Date(Date.now() + limitMs);
-  const call = await db.toolCall.create({
-    data: {
-      sourceId: options.sourceId,
-      nativeName: options.nativeName,
-      arguments: JSON.stringify(options.arguments),
-      deadline,
-      requestKey: options.requestKey ?? null,
-    },
-    select: { id: true },
-  });
+  const id = randomUUID();
+  // Watched before the row exists: a result (or the host's withdrawal) that comes while
+  // this waiter is busy still ends its next pause at once.
+  const answered = watch(`call:${id}`, `host:${options.sourceId}`);
   let cancelled = false;
-  const answered = watch(`call:${call.id}`);
-  wake(`source:${options.sourceId}`);
+  let taken = false;
   try {
-    while (Date.now() < deadline.getTime() && !options.signal?.aborted) {
+    // One statement queues the call and wakes a host collecting from another instance; a
+    // host already withdrawn gets no row, and the call fails at once.
+    const queued = await db.$queryRaw<{ id: string }[]>`
+      WITH queued AS (
+        INSERT INTO tool_call (id, "sourceId", "nativeName", arguments, deadline, "requestKey")
+        SELECT ${id}, id, ${options.nativeName}, ${JSON.stringify(options.arguments)}, ${deadline}, ${options.requestKey ?? null}
+        FROM source WHERE id = ${options.sourceId} AND "hostSilentSince" IS NULL
+        RETURNING id)
+      SELECT id, ${notifying(kind, `source:${options.sourceId}`)} AS woke FROM queued`;
+    if (queued.length) wake(`source:${options.sourceId}`);
+    else {
+      const source = await db.source.findUnique({
+        where: { id: options.sourceId },
+        select: { name: true, hostSilentSince: true },
+      });
+      if (source?.hostSilentSince) throw hostOffline(source);
+    }
+    while (queued.length && Date.now() < deadline.getTime() && !options.signal?.aborted) {
+      await answered.pause(Math.min(pollMs(), deadline.getTime() - Date.now()), options.signal);
+      // An answered call is read and removed in one statement: its row has done its work.
+      const [done] = await db.$queryRaw<{ status: string; result: string | null }[]>`
+        DELETE FROM tool_call WHERE id = ${id} AND status IN ('succeeded', 'failed')
+        RETURNING status::text, result`;
+      if (done) {
+        taken = true;
+        if (done.status === "succeeded" && done.result) return JSON.parse(done.result) as ToolResult;
+        // A host answer that broke the contract fails this call with the code it broke.
+        const failure = JSON.parse(done.result ?? "{}") as StoredFailure;
+        throw new DomainError(failure.code, failure.message, failure.details);
+      }
       const row = await db.toolCall.findUnique({
-        where: { id: call.id },
-        select: { status: true, result: true, source: { select: { name: true, hostSilentSince: true } } },
+        where: { id },
+        select: { status: true, source: { select: { name: true, hostSilentSince: true } } },
       });
       if (!row) break; // the Source was deleted
-      if (row.status === "succeeded" && row.result) return JSON.parse(row.result) as ToolResult;
       if (row.status === "cancelled") {
         cancelled = true;
         break;
@@ -65,20 +105,14 @@ export async function callHostTool(options: {
       // host (a goodbye, the silence sweep), every waiter learns it on its next read, and a
       // call queued just after the withdrawal fails too instead of waiting out its deadline.
       if (row.status === "pending" && row.source.hostSilentSince) throw hostOffline(row.source);
-      // A host answer that broke the contract fails this call with the code it broke.
-      if (row.status === "failed" && row.result) {
-        const failure = JSON.parse(row.result) as StoredFailure;
-        throw new DomainError(failure.code, failure.message, failure.details);
-      }
-      await answered.pause(Math.min(POLL_MS, deadline.getTime() - Date.now()), options.signal);
     }
     // The agent hung up (this request's signal): the host holding the call must hear of it too.
-    if (options.signal?.aborted && !cancelled) cancelled = (await cancelCalls({ id: call.id })) > 0;
+    if (queued.length && options.signal?.aborted && !cancelled) cancelled = (await cancelCalls({ id })) > 0;
   } finally {
     answered.close();
     // A cancelled call the host took stays (without its arguments) until the host's
     // cancellation watch has seen it; the sweep removes it after the deadline.
-    await db.toolCall.deleteMany({ where: { id: call.id, status: { not: "cancelled" } } });
+    if (!taken) await db.toolCall.deleteMany({ where: { id, status: { not: "cancelled" } } });
   }
   if (cancelled)
     throw new DomainError(
@@ -100,20 +134,18 @@ function hostOffline(source: { name: string; hostSilentSince: Date | null }): Do
   );
 }
 
-/**
- * Marks calls cancelled (those still queued or held by a host) and wakes whoever waits on
- * them here; another instance's waiters and watches see it on their next read.
- */
+/** Marks calls cancelled (those still queued or held by a host) and wakes whoever waits on them. */
 async function cancelCalls(where: { id: string } | { requestKey: string }): Promise<number> {
+  const kind = await listenForWakeups();
   const db = await getDb();
-  const rows =
-    "id" in where
-      ? await db.$queryRaw<{ id: string; sourceId: string }[]>`
-          UPDATE tool_call SET status = 'cancelled', arguments = '{}'
-          WHERE id = ${where.id} AND status IN ('pending', 'delivered') RETURNING id, "sourceId"`
-      : await db.$queryRaw<{ id: string; sourceId: string }[]>`
-          UPDATE tool_call SET status = 'cancelled', arguments = '{}'
-          WHERE "requestKey" = ${where.requestKey} AND status IN ('pending', 'delivered') RETURNING id, "sourceId"`;
+  const match = "id" in where ? Prisma.sql`id = ${where.id}` : Prisma.sql`"requestKey" = ${where.requestKey}`;
+  const rows = await db.$queryRaw<{ id: string; sourceId: string }[]>`
+    WITH cancelled AS (
+      UPDATE tool_call SET status = 'cancelled', arguments = '{}'
+      WHERE ${match} AND status IN ('pending', 'delivered') RETURNING id, "sourceId")
+    SELECT id, "sourceId", ${notifying(kind, "call:", Prisma.sql`id`)} AS woke,
+      ${notifying(kind, "cancelled:", Prisma.sql`"sourceId"`)} AS "wokeHost"
+    FROM cancelled`;
   for (const row of rows) {
     wake(`call:${row.id}`);
     wake(`cancelled:${row.sourceId}`);
@@ -148,6 +180,7 @@ export async function watchCancellations(
   signal?: AbortSignal,
 ): Promise<string[]> {
   const { ids } = parseInput(ZWatch, body, { anyText: true });
+  await listenForWakeups();
   const db = await getDb();
   const cancellations = watch(`cancelled:${host.id}`);
   const until = Date.now() + waitMs;
@@ -160,7 +193,7 @@ export async function watchCancellations(
       if (rows.length) return rows.map((r) => r.id);
       const left = until - Date.now();
       if (left <= 0 || signal?.aborted || isDraining()) return [];
-      await cancellations.pause(Math.min(POLL_MS, left), signal);
+      await cancellations.pause(Math.min(pollMs(), left), signal);
     }
   } finally {
     cancellations.close();
@@ -189,22 +222,24 @@ export async function collectHostCalls(
   max = LIMITS.TOOL_HOST_COLLECT_CALLS.value,
 ): Promise<CollectedCall[]> {
   const batch = Math.max(1, Math.min(max, LIMITS.TOOL_HOST_COLLECT_CALLS.value));
+  const kind = await listenForWakeups();
   const arrivals = watch(`source:${host.id}`);
   try {
-    return await claimCalls(host, waitMs, batch, arrivals, signal);
+    return await claimCalls(kind, host, waitMs, batch, arrivals, signal);
   } finally {
     arrivals.close();
   }
 }
 
 async function claimCalls(
+  kind: OpenedDatabase["kind"],
   host: ToolHost,
   waitMs: number,
   batch: number,
   arrivals: ReturnType<typeof watch>,
   signal?: AbortSignal,
 ): Promise<CollectedCall[]> {
-  await heartbeat(host);
+  await collectionHeartbeat(host);
   const db = await getDb();
   const until = Date.now() + waitMs;
   for (;;) {
@@ -221,10 +256,11 @@ async function claimCalls(
     if (claimed.length && signal?.aborted) {
       // The host hung up (it is closing, or its connection broke) while these were claimed:
       // nobody would read the answer, so they go back to wait for the next collection.
-      await db.toolCall.updateMany({
-        where: { id: { in: claimed.map((c) => c.id) }, status: "delivered" },
-        data: { status: "pending", deliveredAt: null },
-      });
+      await db.$queryRaw`
+        WITH returned AS (
+          UPDATE tool_call SET status = 'pending', "deliveredAt" = NULL
+          WHERE id = ANY(${claimed.map((c) => c.id)}::text[]) AND status = 'delivered' RETURNING id)
+        SELECT count(*)::int AS n, ${notifying(kind, `source:${host.id}`)} AS woke FROM returned`;
       wake(`source:${host.id}`);
       return [];
     }
@@ -239,7 +275,33 @@ async function claimCalls(
     // A draining instance sends the host away empty-handed: it collects again, through the
     // balancer, from an instance that stays (and this one's shutdown need not wait it out).
     if (left <= 0 || signal?.aborted || isDraining()) return [];
-    await arrivals.pause(Math.min(POLL_MS, left), signal);
+    await arrivals.pause(Math.min(pollMs(), left), signal);
+  }
+}
+
+// On globalThis: the SDK Tool Host API is served from Next.js's route bundle (decision 0004).
+const BEATS = Symbol.for("quartermaster.collectionHeartbeats");
+const beatHolder = globalThis as unknown as { [BEATS]?: Map<string, number> };
+beatHolder[BEATS] ??= new Map<string, number>();
+const beats: Map<string, number> = beatHolder[BEATS];
+
+/**
+ * A collection counts as a heartbeat, written at most every TOOL_HOST_COLLECT_HEARTBEAT_MS
+ * per host process here (a busy host collects many times a second; its heartbeat timeout is
+ * at least 15 s). A host that was withdrawn is restored by its first collection, at once.
+ */
+async function collectionHeartbeat(host: ToolHost): Promise<void> {
+  const key = `${host.id}\0${host.processId ?? ""}`;
+  const now = Date.now();
+  const last = beats.get(key);
+  if (!host.hostSilentSince && last !== undefined && now - last < LIMITS.TOOL_HOST_COLLECT_HEARTBEAT_MS.value) return;
+  if (beats.size >= 10_000) beats.clear();
+  beats.set(key, now);
+  try {
+    await heartbeat(host);
+  } catch (error) {
+    beats.delete(key);
+    throw error;
   }
 }
 
@@ -288,6 +350,7 @@ function resultOf(submitted: SubmittedResult): ToolResult {
 /** Takes a host's results; each reaches its caller, as the result or as a failure of that call. */
 export async function submitHostResults(host: ToolHost, body: unknown): Promise<SubmissionOutcome> {
   const { results } = parseInput(ZSubmission, body, { anyText: true });
+  const kind = await listenForWakeups();
   const db = await getDb();
   const outcome: SubmissionOutcome = { delivered: [], refused: [], unknown: [] };
   for (const submitted of results) {
@@ -301,11 +364,14 @@ export async function submitHostResults(host: ToolHost, body: unknown): Promise<
       refusal = error;
       stored = { code: error.code, message: error.message, details: error.details ?? {} };
     }
-    const { count } = await db.toolCall.updateMany({
-      where: { id: submitted.id, sourceId: host.id, status: "delivered" },
-      data: { status: refusal ? "failed" : "succeeded", result: JSON.stringify(stored) },
-    });
-    if (!count) outcome.unknown.push(submitted.id);
+    // The result, and the wake-up of its caller's waiter on whichever instance it is.
+    const status = refusal ? "failed" : "succeeded";
+    const updated = await db.$queryRaw<{ id: string }[]>`
+      WITH answered AS (
+        UPDATE tool_call SET status = ${status}::"ToolCallStatus", result = ${JSON.stringify(stored)}
+        WHERE id = ${submitted.id} AND "sourceId" = ${host.id} AND status = 'delivered' RETURNING id)
+      SELECT id, ${notifying(kind, `call:${submitted.id}`)} AS woke FROM answered`;
+    if (!updated.length) outcome.unknown.push(submitted.id);
     // A failure the host named itself reached its caller as the host meant it: not a refusal.
     else if (refusal && !("code" in submitted && submitted.code))
       outcome.refused.push({ id: submitted.id, code: refusal.code, message: refusal.message });

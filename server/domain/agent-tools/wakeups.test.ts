@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { wake, watch } from "./wakeups";
+import { wake, wakeAll, watch } from "./wakeups";
 
 const elapsed = async (fn: () => Promise<void>) => {
   const t0 = performance.now();
@@ -40,5 +40,22 @@ describe("in-process wake-ups", () => {
     const later = watch("call:nobody");
     expect(await elapsed(() => later.pause(50))).toBeGreaterThanOrEqual(40);
     later.close();
+  });
+
+  it("end a pause watching several keys when any one of them is signalled", async () => {
+    const w = watch("call:several", "host:several");
+    setTimeout(() => wake("host:several"), 20); // the host was withdrawn: its queued calls fail
+    expect(await elapsed(() => w.pause(5_000))).toBeLessThan(1_000);
+    w.close();
+  });
+
+  it("all end at once after wakeAll (a listener that reconnected may have missed signals)", async () => {
+    const a = watch("source:all-a");
+    const b = watch("call:all-b");
+    setTimeout(() => wakeAll(), 20);
+    const [ta, tb] = await Promise.all([elapsed(() => a.pause(5_000)), elapsed(() => b.pause(5_000))]);
+    expect(Math.max(ta, tb)).toBeLessThan(1_000);
+    a.close();
+    b.close();
   });
 });

@@ -1,8 +1,13 @@
 /**
- * In-process wake-ups for waiters that poll the database: a signal wakes a waiter on this
- * instance at once, and is never lost. A waiter watches its key before it first reads the
- * database; a signal that arrives while it reads (not yet pausing) ends its next pause at
- * once. Without that, a busy host's calls each waited out a whole polling interval.
+ * Wake-ups for waiters that poll the database: a signal wakes a waiter on this instance at
+ * once, and is never lost. A waiter watches its keys before it first reads the database; a
+ * signal that arrives while it reads (not yet pausing) ends its next pause at once. Without
+ * that, a busy host's calls each waited out a whole polling interval.
+ *
+ * Another instance's signals arrive through PostgreSQL's LISTEN/NOTIFY (wakeup-listener.ts)
+ * and end here as wake(). On globalThis: /mcp (the front server) and the SDK Tool Host API
+ * (Next.js's route bundle) are separate module graphs in one process (decision 0004), and a
+ * result posted to one must wake the agent's waiter in the other.
  */
 interface Entry {
   count: number;
@@ -10,41 +15,48 @@ interface Entry {
   listeners: Set<() => void>;
 }
 
-const entries = new Map<string, Entry>();
+const KEY = Symbol.for("quartermaster.wakeups");
+const store = globalThis as unknown as { [KEY]?: Map<string, Entry> };
+if (!store[KEY]) store[KEY] = new Map<string, Entry>();
+const entries: Map<string, Entry> = store[KEY];
 
 export interface Watch {
-  /** Waits up to `ms`, unless the key was signalled since the last pause (or the watch began). */
+  /** Waits up to `ms`, unless a key was signalled since the last pause (or the watch began). */
   pause(ms: number, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 
-export function watch(key: string): Watch {
-  let entry = entries.get(key);
-  if (!entry) {
-    entry = { count: 0, holders: 0, listeners: new Set() };
-    entries.set(key, entry);
-  }
-  const watched = entry;
-  watched.holders++;
-  let seen = watched.count;
+/** Watches one or more keys: a signal on any of them ends the pause. */
+export function watch(...keys: string[]): Watch {
+  const watched = keys.map((key) => {
+    let entry = entries.get(key);
+    if (!entry) {
+      entry = { count: 0, holders: 0, listeners: new Set() };
+      entries.set(key, entry);
+    }
+    entry.holders++;
+    return { key, entry, seen: entry.count };
+  });
+  const signalled = () => watched.some((w) => w.entry.count !== w.seen);
   return {
     async pause(ms, signal) {
-      if (watched.count === seen && !signal?.aborted)
+      if (!signalled() && !signal?.aborted)
         await new Promise<void>((resolve) => {
           const done = () => {
             clearTimeout(timer);
-            watched.listeners.delete(done);
+            for (const w of watched) w.entry.listeners.delete(done);
             signal?.removeEventListener("abort", done);
             resolve();
           };
           const timer = setTimeout(done, ms);
-          watched.listeners.add(done);
+          for (const w of watched) w.entry.listeners.add(done);
           signal?.addEventListener("abort", done, { once: true });
         });
-      seen = watched.count;
+      for (const w of watched) w.seen = w.entry.count;
     },
     close() {
-      if (--watched.holders === 0 && entries.get(key) === watched) entries.delete(key);
+      for (const { key, entry } of watched)
+        if (--entry.holders === 0 && entries.get(key) === entry) entries.delete(key);
     },
   };
 }
@@ -55,4 +67,12 @@ export function wake(key: string): void {
   if (!entry) return;
   entry.count++;
   for (const listener of [...entry.listeners]) listener();
+}
+
+/**
+ * Wakes every waiter on this instance: each reads the database again. For a listener that
+ * was cut off and may have missed signals meanwhile.
+ */
+export function wakeAll(): void {
+  for (const key of [...entries.keys()]) wake(key);
 }

@@ -12,6 +12,7 @@ import type { Tx } from "../../db/types";
 import { DomainError, isCheckFailure } from "../../errors";
 import { announce } from "../../events";
 import { hashToken } from "../../tokens";
+import { signalWakeup } from "../agent-tools/wakeup-listener";
 import { recordAudit } from "../audit/record";
 import { recordSourceWideChange } from "../catalog/changes";
 import { publishCatalog } from "../catalog/publish";
@@ -263,7 +264,11 @@ export async function sayGoodbye(host: ToolHost): Promise<Goodbye> {
     }
     return { withdrawn: true, otherProcesses: 0, changed: closed.count > 0 };
   });
-  if (answer.changed) announce("host-silence");
+  if (answer.changed) {
+    announce("host-silence");
+    // Calls queued for the host fail now, on every instance, rather than at their next read.
+    await signalWakeup(`host:${host.id}`);
+  }
   return { withdrawn: answer.withdrawn, otherProcesses: answer.otherProcesses };
 }
 
@@ -273,7 +278,7 @@ export async function sayGoodbye(host: ToolHost): Promise<Goodbye> {
  */
 export async function sweepSilentHosts(now = new Date()): Promise<string[]> {
   const db = await getDb();
-  return db.$transaction(
+  const silent = await db.$transaction(
     async (tx) => {
       const silent = await tx.$queryRaw<{ id: string; name: string }[]>`
         UPDATE source SET "hostSilentSince" = ${now}
@@ -298,4 +303,6 @@ export async function sweepSilentHosts(now = new Date()): Promise<string[]> {
     },
     { timeout: 60_000 },
   );
+  for (const id of silent) await signalWakeup(`host:${id}`);
+  return silent;
 }
