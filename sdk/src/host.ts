@@ -82,6 +82,12 @@ const RESULT_DRAIN_MS = 5_000;
 /** Longest close() waits for Quartermaster to take its goodbye (without it, the heartbeat timeout withdraws the Tools). */
 const GOODBYE_MS = 5_000;
 const COLLECT_WAIT_SECONDS = TOOL_HOST_LIMITS.TOOL_HOST_COLLECT_WAIT_SECONDS.value;
+/**
+ * How long a call runs before the cancellation watch asks about it. Most calls finish sooner
+ * than an agent could cancel them: they cost no watch request of their own, and a busy host
+ * restarts its watch at most this often. A cancellation still reaches a handler well within a second.
+ */
+const WATCH_AFTER_MS = 250;
 /** A host's heartbeat timeout when the server does not say (its default). */
 const DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 120;
 
@@ -128,6 +134,7 @@ export class ToolHost {
   /** The cancellation watch over the calls in flight, and the ids it asked about. */
   private watcher: Promise<void> | null = null;
   private watchPoll: { controller: AbortController; ids: Set<string> } | null = null;
+  private watchTimer: ReturnType<typeof setTimeout> | undefined;
   /** Quartermaster predates cancellation watches (404): no more asking. */
   private watchUnsupported = false;
   /** The token was refused: a goodbye would be refused too. */
@@ -316,6 +323,7 @@ export class ToolHost {
     }
     await this.results.drain(RESULT_DRAIN_MS);
     clearTimeout(this.heartbeatTimer);
+    clearTimeout(this.watchTimer);
     if (wasServing && !this.tokenRefused) await this.sayGoodbye();
     this.stopped.abort();
     this.current = "closed";
@@ -638,10 +646,20 @@ export class ToolHost {
   /**
    * Keeps one long poll open while calls run, asking Quartermaster whether their agents
    * cancelled any (notifications/cancelled, or a hang-up, on whichever instance took it).
-   * A new call restarts the poll so it is asked about too; a finished one needs no restart.
+   * A new call restarts the poll so it is asked about too (once it has run WATCH_AFTER_MS);
+   * a finished one needs no restart.
    */
   private watchCancellations(): void {
-    if (this.watchUnsupported || this.stopped.signal.aborted) return;
+    if (this.watchUnsupported || this.stopped.signal.aborted || this.watchTimer) return;
+    this.watchTimer = setTimeout(() => {
+      this.watchTimer = undefined;
+      this.refreshWatch();
+    }, WATCH_AFTER_MS);
+  }
+
+  private refreshWatch(): void {
+    // Closing: the watch open now keeps serving the calls it names; no new request starts.
+    if (this.watchUnsupported || this.closing.signal.aborted || !this.active.size) return;
     const poll = this.watchPoll;
     if (poll && [...this.active.keys()].some((id) => !poll.ids.has(id))) poll.controller.abort();
     this.watcher ??= this.watchLoop()

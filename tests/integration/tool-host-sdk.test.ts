@@ -256,7 +256,12 @@ describe("an SDK Tool Host built with @quartermaster/tool-host", () => {
       input: z.object({ i: z.number() }),
       handler: async ({ i }) => {
         most = Math.max(most, ++running);
-        await new Promise((r) => setTimeout(r, 100));
+        // Holds until a second handler runs beside it (at most 2 s): a handler that ended at
+        // once could end before the host's next collection reached a loaded server, and the
+        // test would measure the machine's load instead of the host's concurrency.
+        const until = Date.now() + 2_000;
+        while (running < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 50));
         running--;
         return `done ${i}`;
       },
