@@ -6,9 +6,17 @@
  *   DATABASE_URL=postgres://… node --import tsx tests/helpers/instance-main.ts
  */
 import { closeDatabase, getDb } from "@/server/db";
+import { LIMITS, type LimitName } from "@/server/limits";
 import { serveApp } from "./app-server";
 
 async function main() {
+  // Release settings the test runs this instance with (startOtherInstance's `limits`).
+  for (const [name, value] of Object.entries(
+    JSON.parse(process.env.QM_TEST_LIMITS || "{}") as Record<string, number>,
+  )) {
+    if (!(name in LIMITS)) throw new Error(`QM_TEST_LIMITS: ${name} is not a limit in server/limits.ts`);
+    (LIMITS[name as LimitName] as { value: number }).value = value;
+  }
   await getDb();
   const app = await serveApp();
   console.log(JSON.stringify({ url: app.url }));

@@ -11,12 +11,24 @@ export interface OtherInstance {
   stop(): Promise<void>;
 }
 
-export async function startOtherInstance(databaseUrl: string, timeoutMs = 60_000): Promise<OtherInstance> {
+/** `limits`: release settings (server/limits.ts LIMITS, by name) this instance runs with instead. */
+export async function startOtherInstance(
+  databaseUrl: string,
+  timeoutMs = 60_000,
+  limits: Record<string, number> = {},
+): Promise<OtherInstance> {
   const child: ChildProcess = spawn(
     process.execPath,
     ["--import", "tsx", path.join(import.meta.dirname, "instance-main.ts")],
     {
-      env: { ...process.env, NODE_ENV: "test", DATABASE_URL: databaseUrl, QM_SCHEDULER: "0", QM_DEMO: "0" },
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        DATABASE_URL: databaseUrl,
+        QM_SCHEDULER: "0",
+        QM_DEMO: "0",
+        QM_TEST_LIMITS: JSON.stringify(limits),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

@@ -11,7 +11,7 @@ import { withTestDatabase } from "./db";
 import { type ProductServer, startProduct } from "./product-server";
 
 export function toolHostWorld(prefix: string) {
-  withTestDatabase();
+  const database = withTestDatabase();
   const cleanup: (() => Promise<unknown>)[] = [];
   let product: ProductServer | undefined;
   beforeAll(async () => {
@@ -55,5 +55,8 @@ export function toolHostWorld(prefix: string) {
     return { client, identityId: identity.id, token };
   }
 
-  return { url, cleanup, unique, newHostSource, agentFor };
+  /** On PostgreSQL, the test database's URL, for another app instance to open. */
+  const databaseUrl = () => database.url();
+
+  return { url, cleanup, unique, newHostSource, agentFor, databaseUrl };
 }
