@@ -17,6 +17,7 @@ import { isDraining } from "../../instance";
 import { LIMITS } from "../../limits";
 import { heartbeat, type ToolHost } from "../sources/tool-hosts";
 import { parseInput } from "../validation";
+import { followHostProgress, type ProgressUpdate } from "./host-progress";
 import { acceptToolResult, type ToolResult } from "./result";
 import { wake, watch } from "./wakeups";
 
@@ -32,6 +33,8 @@ export async function callHostTool(options: {
   limitMs?: number;
   /** Who asked (requestKey()): the agent's notifications/cancelled finds the call by it. */
   requestKey?: string;
+  /** The agent asked for progress (a progressToken): the host's reports go here (host-progress.ts). */
+  onProgress?: (update: ProgressUpdate) => Promise<void> | void;
 }): Promise<ToolResult> {
   const db = await getDb();
   const limitMs = options.limitMs ?? LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value * 1000;
@@ -43,11 +46,14 @@ export async function callHostTool(options: {
       arguments: JSON.stringify(options.arguments),
       deadline,
       requestKey: options.requestKey ?? null,
+      // Listened to from the start, so the host's first report is kept whenever it collects.
+      ...(options.onProgress ? { progress: { create: {} } } : {}),
     },
     select: { id: true },
   });
   let cancelled = false;
   const answered = watch(`call:${call.id}`);
+  const progress = options.onProgress ? followHostProgress(call.id, options.onProgress) : null;
   wake(`source:${options.sourceId}`);
   try {
     while (Date.now() < deadline.getTime() && !options.signal?.aborted) {
@@ -75,6 +81,7 @@ export async function callHostTool(options: {
     // The agent hung up (this request's signal): the host holding the call must hear of it too.
     if (options.signal?.aborted && !cancelled) cancelled = (await cancelCalls({ id: call.id })) > 0;
   } finally {
+    await progress?.stop();
     answered.close();
     // A cancelled call the host took stays (without its arguments) until the host's
     // cancellation watch has seen it; the sweep removes it after the deadline.
