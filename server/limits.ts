@@ -62,6 +62,7 @@ export const LIMITS = {
   TOOL_HOST_COLLECT_WAIT_SECONDS: HOST.TOOL_HOST_COLLECT_WAIT_SECONDS,
   TOOL_HOST_COLLECT_CALLS: HOST.TOOL_HOST_COLLECT_CALLS,
   TOOL_HOST_WATCHED_CALLS: HOST.TOOL_HOST_WATCHED_CALLS,
+<<<<<<< HEAD
   // Wake-ups reach waiters at once (in-process, and across instances by LISTEN/NOTIFY:
   // decision 0085); this reading of the database is only what a lost wake-up costs.
   TOOL_HOST_WAKE_POLL_MS: setting(
@@ -72,6 +73,11 @@ export const LIMITS = {
     1_000,
     "a host process's collections count as its heartbeat at most this often on one instance (more often, nothing is written)",
   ),
+=======
+  TOOL_PROGRESS_MESSAGE_CHARS: HOST.TOOL_PROGRESS_MESSAGE_CHARS,
+  TOOL_PROGRESS_INTERVAL_MS: HOST.TOOL_PROGRESS_INTERVAL_MS,
+  TOOL_HOST_PROGRESS_REPORTS: HOST.TOOL_HOST_PROGRESS_REPORTS,
+>>>>>>> sdk-progress
 
   // ── /mcp ──
   MCP_TOOLS_PAGE: setting(500, "Tools in one page of /mcp tools/list"),

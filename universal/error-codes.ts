@@ -52,6 +52,15 @@ export const REQUEST_ERROR_CODES = {
     status: 409,
     doc: "The proposal's memories changed since it was filed (superseded, discarded or erased); it can no longer be applied.",
   },
+  /** An SDK Tool Host's progress report, refused alone (calls/progress answers it under `refused`). */
+  TOOL_PROGRESS_NOT_INCREASING: {
+    status: 409,
+    doc: "An SDK Tool Host reported progress not greater than the call's last report; progress must increase (MCP).",
+  },
+  TOOL_PROGRESS_TOO_FREQUENT: {
+    status: 429,
+    doc: "An SDK Tool Host reported a call's progress sooner than TOOL_PROGRESS_INTERVAL_MS after its last accepted report.",
+  },
   INTERNAL: { status: 500, doc: "Unexpected failure; the request id in the logs has details." },
   METHOD_NOT_ALLOWED: {
     status: 405,

@@ -22,6 +22,26 @@ export interface RegistrationAnswer {
   resultCodes?: string[];
   /** Content block types a result may hold (servers before this field: one output text only). */
   resultContent?: string[];
+  /** Calls' progress may be reported, within these (servers before this field take none). */
+  progress?: ProgressLimits;
+}
+
+export interface ProgressLimits {
+  /** Longest message, in UTF-16 units. */
+  messageChars: number;
+  /** Shortest time between two reports of one call. */
+  intervalMs: number;
+  /** Most reports in one request. */
+  reportsPerRequest: number;
+}
+
+export interface ProgressAnswer {
+  accepted: string[];
+  /** Calls whose agent did not ask for progress. */
+  unheard: string[];
+  refused: { id: string; code: string; message: string }[];
+  /** Calls no longer running here (answered, cancelled, past their deadline). */
+  unknown: string[];
 }
 
 export interface HeartbeatAnswer {
@@ -111,6 +131,22 @@ export class HostApi {
     return Array.isArray(answer?.cancelled)
       ? answer.cancelled.filter((id): id is string => typeof id === "string")
       : [];
+  }
+
+  async progress(
+    reports: { id: string; progress: number; total?: number; message?: string }[],
+  ): Promise<ProgressAnswer> {
+    const answer = await this.request<Partial<ProgressAnswer>>("POST", "/calls/progress", {
+      body: JSON.stringify({ reports }),
+    });
+    const ids = (list: unknown) =>
+      Array.isArray(list) ? list.filter((id): id is string => typeof id === "string") : [];
+    return {
+      accepted: ids(answer?.accepted),
+      unheard: ids(answer?.unheard),
+      refused: Array.isArray(answer?.refused) ? answer.refused : [],
+      unknown: ids(answer?.unknown),
+    };
   }
 
   goodbye(timeoutMs: number): Promise<GoodbyeAnswer> {

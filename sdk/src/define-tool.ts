@@ -44,6 +44,14 @@ export interface ToolCallContext {
    * `signal.reason` is an Error saying which.
    */
   signal: AbortSignal;
+  /**
+   * Reports how far the call has come, for an agent that asked (its client sent a
+   * progressToken): it gets notifications/progress. `progress` must increase with each
+   * report; `total` (above 0) is optional, as is a short `message`. Call it as often as you
+   * like: only the latest value is sent, at most every 250 ms. A no-op when the agent did not
+   * ask, or Quartermaster predates progress.
+   */
+  progress(progress: number, total?: number, message?: string): void;
 }
 
 /** What a handler without an output schema may return: text as is, nothing as "", anything else as JSON. */

@@ -16,6 +16,7 @@ import { checkRegistration, checkRegistrationBodyBytes, REGISTRATION_FAILURE_STA
 import { type CallResult, DefinedTool, errorText, reservedArguments, type ToolSpec } from "./define-tool.ts";
 import { AuthenticationError, RegistrationError, ToolDefinitionError, ToolHostError } from "./errors.ts";
 import { consoleLogger, type Logger, silentLogger } from "./logger.ts";
+import { ProgressSender } from "./progress.ts";
 import { ResultSender } from "./results.ts";
 import { SDK_PACKAGE, SDK_VERSION } from "./version.ts";
 
@@ -119,6 +120,7 @@ export class ToolHost {
   private readonly active = new Map<string, ActiveCall>();
   private slotWaiter: (() => void) | null = null;
   private readonly results: ResultSender;
+  private readonly progress: ProgressSender;
   private heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
   /** The heartbeat being sent: a goodbye waits for it, or the heartbeat would land after and bring the Tools back. */
   private beating: Promise<unknown> | null = null;
@@ -157,6 +159,12 @@ export class ToolHost {
       fatal: (error) => this.fail(error),
       stopped: () => this.stopped.signal.aborted,
     });
+    this.progress = new ProgressSender(
+      this.api,
+      this.log,
+      () => this.lastRegistration?.progress,
+      () => this.stopped.signal.aborted,
+    );
   }
 
   /** Where the host is in its life: defining Tools, starting, serving, reconnecting, closing, closed. */
@@ -599,10 +607,19 @@ export class ToolHost {
       abandoned: false,
       promise: Promise.resolve(),
     };
+    this.progress.begin(call.id, call.tool);
     entry.promise = (async () => {
-      const context = { callId: call.id, tool: call.tool, deadline, signal: controller.signal };
+      const context = {
+        callId: call.id,
+        tool: call.tool,
+        deadline,
+        signal: controller.signal,
+        progress: (progress: number, total?: number, message?: string) =>
+          this.progress.report(call.id, progress, total, message),
+      };
       const { result, problem, error } = await tool.run(call.arguments, context);
       clearTimeout(timer);
+      this.progress.end(call.id);
       if (entry.abandoned) return;
       this.active.delete(call.id);
       this.wakeCollector();
@@ -704,6 +721,7 @@ export class ToolHost {
     const call = this.active.get(id);
     if (!call || call.abandoned) return;
     call.abandoned = true;
+    this.progress.end(id);
     call.controller.abort(new Error("The agent cancelled this call."));
     this.log.info(`Call ${id} to ${call.tool} was cancelled by its agent; its handler's signal is aborted.`, {
       callId: id,

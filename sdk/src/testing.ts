@@ -22,6 +22,8 @@ export interface TestCallOptions {
   signal?: AbortSignal;
   /** The call's deadline from now (default: the Tool's timeoutSeconds, else Quartermaster's default, 50 s). */
   deadlineMs?: number;
+  /** Hears each ctx.progress() report, as an agent that sent a progressToken would (unthrottled here). */
+  onProgress?: (report: { progress: number; total?: number; message?: string }) => void;
 }
 
 export interface ToolHostHarness {
@@ -68,6 +70,12 @@ export function testToolHost(host: ToolHost): ToolHostHarness {
         tool: name,
         deadline,
         signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+        progress: (progress, total, message) =>
+          options.onProgress?.({
+            progress,
+            ...(total !== undefined ? { total } : {}),
+            ...(message !== undefined ? { message } : {}),
+          }),
       };
       // Arguments reach a host as JSON, whatever the agent's client held.
       const sent = JSON.parse(JSON.stringify(args ?? {})) as Record<string, unknown>;

@@ -8,6 +8,7 @@ import { HOST_RESULT_CODES } from "@/sdk/src/contract/argument-problems";
 import { RESULT_CONTENT_TYPES } from "@/sdk/src/contract/result-checks";
 import { fmtBytes } from "@/universal/format";
 import { collectHostCalls, submitHostResults, watchCancellations } from "../domain/agent-tools/host-calls";
+import { reportHostProgress } from "../domain/agent-tools/host-progress";
 import {
   authenticateToolHost,
   heartbeat,
@@ -101,6 +102,12 @@ export const handleRegistration = jsonErrors("registration", async (req, host) =
     resultCodes: HOST_RESULT_CODES,
     // …and that a result may be MCP content blocks of these types, rather than one output text.
     resultContent: RESULT_CONTENT_TYPES,
+    // …and that it may report calls' progress (calls/progress), within these limits.
+    progress: {
+      messageChars: LIMITS.TOOL_PROGRESS_MESSAGE_CHARS.value,
+      intervalMs: LIMITS.TOOL_PROGRESS_INTERVAL_MS.value,
+      reportsPerRequest: LIMITS.TOOL_HOST_PROGRESS_REPORTS.value,
+    },
   });
 });
 
@@ -147,6 +154,11 @@ export const handleCancellations = jsonErrors("cancellation watch", async (req, 
   return Response.json({ cancelled: await watchCancellations(host, body, wait * 1000, req.signal) });
 });
 
+export const handleProgress = jsonErrors("progress report", async (req, host) => {
+  const body = await readJsonBody(req, LIMITS.TOOL_HOST_REQUEST_BODY_BYTES.value, "a progress report");
+  return Response.json(await reportHostProgress(host, body));
+});
+
 export const handleGoodbye = jsonErrors("goodbye", async (_req, host) => Response.json(await sayGoodbye(host)));
 
 export const handleCallResults = jsonErrors("result submission", async (req, host) => {
@@ -155,7 +167,7 @@ export const handleCallResults = jsonErrors("result submission", async (req, hos
 });
 
 const ENDPOINTS =
-  "POST /api/v1/tool-hosts/registration (or PUT), POST /api/v1/tool-hosts/heartbeat, POST /api/v1/tool-hosts/calls/next, POST /api/v1/tool-hosts/calls/results, POST /api/v1/tool-hosts/calls/cancelled and POST /api/v1/tool-hosts/goodbye";
+  "POST /api/v1/tool-hosts/registration (or PUT), POST /api/v1/tool-hosts/heartbeat, POST /api/v1/tool-hosts/calls/next, POST /api/v1/tool-hosts/calls/results, POST /api/v1/tool-hosts/calls/cancelled, POST /api/v1/tool-hosts/calls/progress and POST /api/v1/tool-hosts/goodbye";
 
 /** Any other method on an endpoint: 405 with the methods it takes. */
 export function methodNotAllowed(allow: string) {

@@ -53,8 +53,8 @@ function serverFor(authInfo: AuthInfo | undefined, request: Request | undefined,
 
 // 2026-07-28 requests: the SDK's handler, one for the process; it builds a server per
 // request from the identity it is given.
-// (Answers are JSON: its default mode streams only when a handler sends a message before
-// its result, which ours never do.)
+// (Answers are JSON unless a handler sends a message before its result: its default mode
+// then streams, which is how a call's notifications/progress reach the agent.)
 const modern = createMcpHandler(({ authInfo, requestInfo }) => serverFor(authInfo, requestInfo, SERVED_REVISIONS[0]), {
   legacy: "reject",
   maxRequestBodySize: LIMITS.MCP_REQUEST_BODY_BYTES.value,
@@ -70,7 +70,9 @@ async function legacy(request: Request, parsedBody: unknown, authInfo: AuthInfo)
   const server = await serverFor(authInfo, request, legacyRevision(request, parsedBody));
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
-    enableJsonResponse: true,
+    // A call whose agent asked for progress answers on an event stream, which carries the
+    // notifications/progress before the result (JSON would drop them).
+    enableJsonResponse: !asksForProgress(parsedBody),
   });
   await server.connect(transport);
   const send = transport.send.bind(transport);
@@ -79,6 +81,12 @@ async function legacy(request: Request, parsedBody: unknown, authInfo: AuthInfo)
   // nothing is left in flight to abort, and closing built an Error (a stack trace) per
   // request only to drop it. Server and transport go with the garbage.
   return transport.handleRequest(request, { parsedBody, authInfo });
+}
+
+function asksForProgress(parsedBody: unknown): boolean {
+  const message = parsedBody as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } } | null;
+  const token = message?.method === "tools/call" ? message.params?._meta?.progressToken : undefined;
+  return typeof token === "string" || typeof token === "number";
 }
 
 /** The body as text, refused past the limit without reading further (the front checks it too). */

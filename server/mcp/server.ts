@@ -10,6 +10,7 @@ import { type CallToolResult, ResourceNotFoundError, Server, type Tool } from "@
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
 import { cancelRequest, requestKey } from "../domain/agent-tools/host-calls";
+import type { ProgressUpdate } from "../domain/agent-tools/host-progress";
 import { instructionsFor } from "../domain/agent-tools/instructions";
 import { listOfferedTools } from "../domain/agent-tools/list";
 import { failedCall } from "../domain/agent-tools/result";
@@ -35,6 +36,20 @@ import { RESOURCE_TEMPLATES, readResource } from "./resources";
 import { SERVED_REVISIONS } from "./revisions";
 import { type AgentActor, forwardedCall, listedTool, runTool } from "./tools/define";
 import { builtInTool, builtInTools } from "./tools/registry";
+
+/**
+ * notifications/progress on this request's response stream, when the agent asked with a
+ * progressToken (every served revision carries them there: an SSE response, handler.ts).
+ */
+function progressSender(request: {
+  _meta?: { progressToken?: unknown };
+  notify: (notification: { method: "notifications/progress"; params: Record<string, unknown> }) => Promise<void>;
+}) {
+  const token = request._meta?.progressToken;
+  if (typeof token !== "string" && typeof token !== "number") return undefined;
+  return (update: ProgressUpdate) =>
+    request.notify({ method: "notifications/progress", params: { progressToken: token, ...update } });
+}
 
 const isNotFound = (error: unknown) => isDomainError(error) && (error as { code: string }).code === "NOT_FOUND";
 
@@ -111,6 +126,7 @@ export async function buildMcpServer(
             signal: AbortSignal.any([signal, ctx.mcpReq.signal]),
             requestKey: requestKey(agent, ctx.mcpReq.id),
             confirmation: clientConfirmation(ctx, revision),
+            onProgress: progressSender(ctx.mcpReq),
           });
         } catch (error) {
           // A direct call of an unknown name is a protocol error; through call_tool the name

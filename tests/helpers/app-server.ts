@@ -19,6 +19,7 @@ import {
   handleCollectCalls,
   handleGoodbye,
   handleHeartbeat,
+  handleProgress,
   handleRegistration,
   unknownEndpoint,
 } from "@/server/http/tool-host-api";
@@ -40,6 +41,7 @@ function route(method: string, pathname: string): Route {
     "/api/v1/tool-hosts/calls/next": handleCollectCalls,
     "/api/v1/tool-hosts/calls/results": handleCallResults,
     "/api/v1/tool-hosts/calls/cancelled": handleCancellations,
+    "/api/v1/tool-hosts/calls/progress": handleProgress,
     "/api/v1/tool-hosts/goodbye": handleGoodbye,
   };
   if (hosts[pathname]) return hosts[pathname];

@@ -7,6 +7,7 @@
 import * as catchAll from "@/app/api/v1/tool-hosts/[...path]/route";
 import * as cancelled from "@/app/api/v1/tool-hosts/calls/cancelled/route";
 import * as collect from "@/app/api/v1/tool-hosts/calls/next/route";
+import * as progress from "@/app/api/v1/tool-hosts/calls/progress/route";
 import * as results from "@/app/api/v1/tool-hosts/calls/results/route";
 import * as goodbye from "@/app/api/v1/tool-hosts/goodbye/route";
 import * as heartbeat from "@/app/api/v1/tool-hosts/heartbeat/route";
@@ -27,6 +28,7 @@ const ROUTES: Record<string, MethodHandlers> = {
   "/api/v1/tool-hosts/calls/next": methods(collect),
   "/api/v1/tool-hosts/calls/results": methods(results),
   "/api/v1/tool-hosts/calls/cancelled": methods(cancelled),
+  "/api/v1/tool-hosts/calls/progress": methods(progress),
   "/api/v1/tool-hosts/goodbye": methods(goodbye),
 };
 const UNKNOWN_ENDPOINT = methods(catchAll);

@@ -4,7 +4,7 @@
  * with its token, and an Agent Identity holding it with a real MCP client signed in to /mcp.
  * Each file keeps its own SDK host factory: what it logs and how it backs off differ.
  */
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, type ClientOptions, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll } from "vitest";
 import { operator } from "./catalog";
 import { withTestDatabase } from "./db";
@@ -39,15 +39,15 @@ export function toolHostWorld(prefix: string) {
     return { api, source, hostToken };
   }
 
-  /** An Agent Identity holding the Source, its token, and a real MCP client signed in with it. */
-  async function agentFor(sourceId: string) {
+  /** An Agent Identity holding the Source, its token, and a real MCP client signed in with it (at `mcpUrl`, else this product's /mcp). */
+  async function agentFor(sourceId: string, mcpUrl?: string, clientOptions?: ClientOptions) {
     const api = await operator();
     const identity = await api.identities.create({ name: unique(`${prefix}-agent`) });
     await api.identities.assignSource({ identityId: identity.id, sourceId });
     const { value: token } = await api.identities.createToken({ identityId: identity.id, name: "test" });
-    const client = new Client({ name: `${prefix}-agent`, version: "1" });
+    const client = new Client({ name: `${prefix}-agent`, version: "1" }, clientOptions);
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${url()}/mcp`), {
+      new StreamableHTTPClientTransport(new URL(mcpUrl ?? `${url()}/mcp`), {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );

@@ -50,6 +50,15 @@ export const TOOL_HOST_LIMITS = {
   TOOL_HOST_COLLECT_WAIT_SECONDS: setting(25, "longest wait of one call collection (under common 30 s proxy timeouts)"),
   TOOL_HOST_COLLECT_CALLS: setting(16, "calls handed to an SDK Tool Host in one collection"),
   TOOL_HOST_WATCHED_CALLS: setting(1024, "calls in flight one cancellation watch of an SDK Tool Host may name"),
+
+  // ── Progress (docs/decisions/0086) ──
+  TOOL_PROGRESS_MESSAGE_CHARS: setting(500, "characters in the message of one progress report"),
+  // Each report is a database write, and an agent's client re-renders on each notification.
+  TOOL_PROGRESS_INTERVAL_MS: setting(
+    250,
+    "shortest time between two progress reports Quartermaster takes for one call",
+  ),
+  TOOL_HOST_PROGRESS_REPORTS: setting(64, "progress reports in one request of an SDK Tool Host"),
 } as const satisfies Record<string, Limit>;
 
 /** Reserved top-level argument names (contract): anything starting with two underscores. */

@@ -26,6 +26,7 @@ import { storableCopy } from "../storable-text";
 import { checkToolArguments } from "./argument-check";
 import { awaitingReview } from "./awaiting-review";
 import { callHostTool } from "./host-calls";
+import type { ProgressUpdate } from "./host-progress";
 import { servedIdentity } from "./identity";
 import { whyNotHeld } from "./not-held";
 import { readableTime } from "./readable-time";
@@ -44,6 +45,8 @@ export async function callOfferedTool(
     requestKey?: string;
     /** How the transport can reach the agent's user, for Tools under `confirm`. */
     confirmation?: ClientConfirmation;
+    /** The agent asked for progress: an SDK Tool Host's reports are sent here (host-progress.ts). */
+    onProgress?: (update: ProgressUpdate) => Promise<void> | void;
   },
 ): Promise<Dispatched> {
   const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
@@ -117,6 +120,7 @@ export async function callOfferedTool(
           signal: input.signal,
           limitMs: (tool.callTimeoutSeconds ?? LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value) * 1000,
           requestKey: input.requestKey,
+          onProgress: input.onProgress,
         }),
       );
     } else {

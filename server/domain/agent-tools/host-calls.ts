@@ -23,6 +23,7 @@ import { isDraining } from "../../instance";
 import { LIMITS } from "../../limits";
 import { heartbeat, type ToolHost } from "../sources/tool-hosts";
 import { parseInput } from "../validation";
+import { followHostProgress, type ProgressUpdate } from "./host-progress";
 import { acceptToolResult, type ToolResult } from "./result";
 import { listenForWakeups, WAKEUP_CHANNEL, wakePayload } from "./wakeup-listener";
 import { wake, watch } from "./wakeups";
@@ -50,17 +51,38 @@ export async function callHostTool(options: {
   limitMs?: number;
   /** Who asked (requestKey()): the agent's notifications/cancelled finds the call by it. */
   requestKey?: string;
+  /** The agent asked for progress (a progressToken): the host's reports go here (host-progress.ts). */
+  onProgress?: (update: ProgressUpdate) => Promise<void> | void;
 }): Promise<ToolResult> {
   const kind = await listenForWakeups();
   const db = await getDb();
   const limitMs = options.limitMs ?? LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value * 1000;
   const deadline = new Date(Date.now() + limitMs);
+<<<<<<< HEAD
   const id = randomUUID();
   // Watched before the row exists: a result (or the host's withdrawal) that comes while
   // this waiter is busy still ends its next pause at once.
   const answered = watch(`call:${id}`, `host:${options.sourceId}`);
   let cancelled = false;
   let taken = false;
+=======
+  const call = await db.toolCall.create({
+    data: {
+      sourceId: options.sourceId,
+      nativeName: options.nativeName,
+      arguments: JSON.stringify(options.arguments),
+      deadline,
+      requestKey: options.requestKey ?? null,
+      // Listened to from the start, so the host's first report is kept whenever it collects.
+      ...(options.onProgress ? { progress: { create: {} } } : {}),
+    },
+    select: { id: true },
+  });
+  let cancelled = false;
+  const answered = watch(`call:${call.id}`);
+  const progress = options.onProgress ? followHostProgress(call.id, options.onProgress) : null;
+  wake(`source:${options.sourceId}`);
+>>>>>>> sdk-progress
   try {
     // One statement queues the call and wakes a host collecting from another instance; a
     // host already withdrawn gets no row, and the call fails at once.
@@ -109,6 +131,7 @@ export async function callHostTool(options: {
     // The agent hung up (this request's signal): the host holding the call must hear of it too.
     if (queued.length && options.signal?.aborted && !cancelled) cancelled = (await cancelCalls({ id })) > 0;
   } finally {
+    await progress?.stop();
     answered.close();
     // A cancelled call the host took stays (without its arguments) until the host's
     // cancellation watch has seen it; the sweep removes it after the deadline.
