@@ -43,7 +43,7 @@ test("a curator holds a scope's agent writes for review and admits a held memory
     scope: scope.name,
     body: "The staging database moved to port 6543 on Monday.",
   });
-  const result = answer.result as {
+  const result = answer.result as unknown as {
     structuredContent: { id: string; quarantined: boolean };
     content: { text: string }[];
   };
