@@ -217,6 +217,10 @@ export const LIMITS = {
   ),
   BRIEFING_BODY_CHARS: setting(400, "characters of each memory body a briefing returns (truncated beyond)"),
   DEBRIEF_ITEMS: setting(20, "learned items, and decisions, one debrief may record"),
+  // ── Retention (issue 31) ──
+  RETENTION_DAYS_MAX: contract(3650, "days a retention rule may keep memories (at least 1)"),
+  RETENTION_PREVIEW_ITEMS: setting(1000, "memories a retention preview lists by id (the count is always exact)"),
+  RETENTION_BATCH: setting(500, "memories one scheduler round erases under one scope's rules"),
   CATALOG_ARGUMENT_VALIDATORS: setting(
     500,
     "compiled input-schema validators /mcp keeps per process (least recently used go)",

@@ -52,6 +52,7 @@ export const PROPOSAL_KIND_LABELS: Record<string, string> = {
   merge: "Merge",
   supersede: "Supersede",
   discard: "Discard",
+  admit: "Admit",
 };
 
 export const PROPOSAL_STATUS_LABELS: Record<string, string> = {

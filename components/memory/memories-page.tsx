@@ -18,7 +18,7 @@ import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
 import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
 import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
 import { isKind, joinParam, KIND_LABELS, listParam, MEMORY_KINDS } from "./labels";
-import { FlaggedBadge, KindBadge, StateBadge } from "./memory-badges";
+import { FlaggedBadge, HeldBadge, KindBadge, StateBadge } from "./memory-badges";
 import { ScopedPage } from "./scoped-page";
 import { ScoreBreakdown, SignalLegend } from "./score-breakdown";
 import type { MemoryRow, ScopeItem } from "./types";
@@ -75,6 +75,7 @@ function memoryColumns(scored: boolean, now: number): Column<MemoryRow>[] {
             </Link>
             {m.state !== "current" && <StateBadge state={m.state} />}
             <FlaggedBadge flagged={m.flagged} reasons={m.flagReasons} />
+            <HeldBadge quarantined={m.quarantined} />
             {scored && (
               // On a phone the score column folds away; the total stays beside the title.
               <span className="ml-auto shrink-0 font-mono text-xs tabular-nums text-muted md:hidden" title="Score">

@@ -30,3 +30,17 @@ export function FlaggedBadge({ flagged, reasons }: { flagged: boolean; reasons: 
     </span>
   );
 }
+
+/** An agent's write to a scope under review: only its writer and curators see it until admitted. */
+export function HeldBadge({ quarantined }: { quarantined: boolean }) {
+  if (!quarantined) return null;
+  return (
+    <span
+      title="Held for review: only its writer and curators see it until a curator admits it from the proposals queue."
+      className="inline-flex"
+      data-testid="memory-held"
+    >
+      <Badge tone="warn">Held for review</Badge>
+    </span>
+  );
+}

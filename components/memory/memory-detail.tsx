@@ -21,7 +21,7 @@ import { errorMessage } from "@/components/ui/use-error";
 import { AddToThreadDialog } from "./add-to-thread-dialog";
 import { EraseMemoryDialog } from "./erase-memory-dialog";
 import { MarkdownBody } from "./markdown-body";
-import { FlaggedBadge, KindBadge, StateBadge } from "./memory-badges";
+import { FlaggedBadge, HeldBadge, KindBadge, StateBadge } from "./memory-badges";
 import type { MemoryView } from "./types";
 import { rememberScope } from "./use-memory-scope";
 
@@ -69,6 +69,7 @@ function MemoryLoaded({ memory }: { memory: MemoryView }) {
             <KindBadge kind={memory.kind} />
             <StateBadge state={memory.state} always />
             <FlaggedBadge flagged={memory.flagged} reasons={memory.flagReasons} />
+            <HeldBadge quarantined={memory.quarantined} />
             <span>
               in scope{" "}
               <Link href={scopeHref} className="text-accent hover:underline">

@@ -9,10 +9,10 @@ import { cn } from "@/components/ui/cn";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { highlightWords } from "./diff";
 import { PROPOSAL_KIND_LABELS, PROPOSAL_STATUS_LABELS } from "./labels";
-import { KindBadge, StateBadge } from "./memory-badges";
+import { HeldBadge, KindBadge, StateBadge } from "./memory-badges";
 import type { ProposalItem, ProposalMemory } from "./types";
 
-const KIND_TONES: Record<string, Tone> = { merge: "accent", supersede: "warn", discard: "neutral" };
+const KIND_TONES: Record<string, Tone> = { merge: "accent", supersede: "warn", discard: "neutral", admit: "ok" };
 const STATUS_TONES: Record<string, Tone> = { pending: "accent", accepted: "ok", rejected: "neutral", stale: "warn" };
 
 /** What each memory of a proposal stands for, in the order the proposal lists them. */
@@ -21,6 +21,7 @@ function roles(p: ProposalItem): string[] {
   if (p.kind === "merge")
     return p.memoryIds.map((id) => (id === evidence.keepWordingOf ? "Merged · wording kept" : "Merged in"));
   if (p.kind === "supersede") return ["Outdated", "Newer"];
+  if (p.kind === "admit") return ["Held for review"];
   if (p.memoryIds.length > 1) return ["Discard · duplicate", "Keep"];
   return ["Discard"];
 }
@@ -144,7 +145,11 @@ export const ProposalCard = forwardRef<
               {" "}
               ·{" "}
               <Link href={`/memory/memories/${p.resultMemoryId}`} className="text-accent hover:underline">
-                {p.kind === "merge" ? "the merged memory" : "the memory that stays"}
+                {p.kind === "merge"
+                  ? "the merged memory"
+                  : p.kind === "admit"
+                    ? "the admitted memory"
+                    : "the memory that stays"}
               </Link>
             </>
           )}
@@ -179,6 +184,7 @@ function MemoryColumn({
           <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-muted">
             <KindBadge kind={memory.kind} />
             <StateBadge state={memory.state} />
+            <HeldBadge quarantined={memory.quarantined} />
             <Link href={`/memory/memories/${memory.id}`} className="text-accent hover:underline">
               {formatDateTime(memory.occurredAt)}
             </Link>

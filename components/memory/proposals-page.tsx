@@ -36,7 +36,7 @@ const STATUS = [
   { value: "all", label: "All" },
 ] as const;
 type Status = (typeof STATUS)[number]["value"];
-const KINDS = ["merge", "supersede", "discard"] as const;
+const KINDS = ["merge", "supersede", "discard", "admit"] as const;
 type Kind = (typeof KINDS)[number];
 const KIND_OPTIONS = [
   { value: "", label: "All kinds" },
@@ -49,7 +49,7 @@ const ROW_HEIGHT = 52;
 const FRAME = "h-[calc(100dvh-19rem)] min-h-96";
 /** Tailwind's lg: where the list and the proposal sit side by side. */
 const SIDE_BY_SIDE = "(min-width: 1024px)";
-const KIND_TONES: Record<string, Tone> = { merge: "accent", supersede: "warn", discard: "neutral" };
+const KIND_TONES: Record<string, Tone> = { merge: "accent", supersede: "warn", discard: "neutral", admit: "ok" };
 
 export function ProposalsPage() {
   const canWrite = useCan("curator");
@@ -57,7 +57,7 @@ export function ProposalsPage() {
   return (
     <ScopedPage
       title="Proposals"
-      description="The consolidator's review queue: duplicates to discard, near-duplicates to merge, outdated facts to supersede. Nothing changes until you accept."
+      description="The consolidator's review queue: duplicates to discard, near-duplicates to merge, outdated facts to supersede, and agents' writes to admit where a scope holds them for review. Nothing changes until you accept."
       loadingLabel="Loading proposals"
       actions={(scope) => canWrite && <RunConsolidator scope={scope} onReport={setReport} />}
     >
@@ -85,7 +85,9 @@ function RunConsolidator({ scope, onReport }: { scope: ScopeItem; onReport: (n: 
           queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
           queryClient.invalidateQueries({ queryKey: trpc.scopes.pathKey() }),
         ]);
-        const kinds = KINDS.filter((k) => r.byKind[k] > 0)
+        // The consolidator files no admit proposals: agents' writes do.
+        const kinds = (["merge", "supersede", "discard"] as const)
+          .filter((k) => r.byKind[k] > 0)
           .map((k) => `${formatCount(r.byKind[k])} ${PROPOSAL_KIND_LABELS[k]?.toLowerCase()}`)
           .join(", ");
         onReport({

@@ -20,6 +20,7 @@ import { ErrorState, LoadingRows } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
 import { GrantsTable } from "./grants-table";
 import { intervalLabel, ScopeFormDialog } from "./scope-form-dialog";
+import { AgentWritesCard, RetentionCard } from "./scope-trust";
 import type { ScopeItem } from "./types";
 import { rememberScope } from "./use-memory-scope";
 
@@ -127,6 +128,8 @@ function ScopeLoaded({ scope }: { scope: ScopeItem }) {
             <ScopeGrants scope={scope} />
           </div>
         </Card>
+        <AgentWritesCard scope={scope} />
+        <RetentionCard scope={scope} />
       </div>
       {dialog === "edit" && <ScopeFormDialog scope={scope} open onClose={() => setDialog(null)} />}
       {dialog === "delete" && <DeleteScopeDialog scope={scope} onClose={() => setDialog(null)} />}

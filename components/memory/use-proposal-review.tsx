@@ -21,7 +21,7 @@ export const DECIDE_MAX = 200;
 type ListInput = {
   scopeId: string;
   status: "pending" | "accepted" | "rejected" | "stale" | "all";
-  kind?: "merge" | "supersede" | "discard";
+  kind?: "merge" | "supersede" | "discard" | "admit";
 };
 
 export function useProposalSelection({ scopeId, status, kind }: ListInput, setNotice: (n: Notice) => void) {
@@ -100,7 +100,11 @@ export function useProposalDecisions({
                 <>
                   {" "}
                   <Link href={`/memory/memories/${decided.resultMemoryId}`} className="font-medium underline">
-                    {decided.kind === "merge" ? "Open the merged memory" : "Open the memory that stays"}
+                    {decided.kind === "merge"
+                      ? "Open the merged memory"
+                      : decided.kind === "admit"
+                        ? "Open the admitted memory"
+                        : "Open the memory that stays"}
                   </Link>
                 </>
               )}

@@ -11,6 +11,7 @@ import {
   factsRouter,
   memoriesRouter,
   proposalsRouter,
+  retentionRouter,
   scopesRouter,
   threadsRouter,
 } from "./routers/memory";
@@ -34,6 +35,7 @@ export const appRouter = router({
   threads: threadsRouter,
   proposals: proposalsRouter,
   consolidator: consolidatorRouter,
+  retention: retentionRouter,
   calls: callsRouter,
   rateLimits: rateLimitsRouter,
 });

@@ -2,7 +2,13 @@
  * The one access policy for memory, for every transport: console users and API keys by
  * role (curator and admin write, every role reads), Agent Identities only by an explicit
  * grant per scope (read or write), the system everywhere. Every memory query is built on
- * `scopeWhere`, and every write goes through `requireScope`: no procedure decides for itself.
+ * `scopeWhere` and `memoryVisible`, and every write goes through `requireScope`: no procedure
+ * decides for itself.
+ *
+ * Within a scope, one more rule: an agent's write to a scope under review (`agentWrites:
+ * review`) is quarantined, seen only by the identity that wrote it and by curators until a
+ * curator admits it (decision 0090). Every reader of memories, facts, thread members and
+ * handoffs filters by `memoryVisible` (Prisma) or `visibleMemorySql` (raw SQL).
  */
 import { type Actor, actorRole } from "../../actor";
 import { getDb } from "../../db";
@@ -44,9 +50,47 @@ export function scopeWhere(actor: Actor, need: ScopeNeed): Prisma.ScopeWhereInpu
   return roleReaches(actor, need) ? {} : { id: { in: [] } };
 }
 
-/** Memories in scopes the actor may read (or write). */
+/**
+ * Who sees quarantined memories besides their writer: curators (the role that admits them,
+ * and admins) and the system. Never an Agent Identity, whatever its grant: an agent's say
+ * is what the quarantine holds back.
+ */
+export function seesQuarantine(actor: Actor): boolean {
+  if (actor.kind === "system") return true;
+  const role = actorRole(actor);
+  return role !== null && roleAllows(role, "curator");
+}
+
+/** The memories of a scope the actor may see: all but others' quarantined writes. */
+export function memoryVisible(actor: Actor): Prisma.MemoryWhereInput {
+  if (seesQuarantine(actor)) return {};
+  if (actor.kind === "agent")
+    return { OR: [{ quarantined: false }, { authorType: "agent", authorId: actor.identityId }] };
+  return { quarantined: false };
+}
+
+/**
+ * The same rule as a SQL condition on the memory row `alias`, for the raw statements of
+ * search; `arg` binds a parameter and returns its placeholder.
+ */
+export function visibleMemorySql(actor: Actor, alias: string, arg: (value: unknown) => string): string | null {
+  if (seesQuarantine(actor)) return null;
+  if (actor.kind === "agent")
+    return `(NOT ${alias}.quarantined OR (${alias}."authorType" = 'agent' AND ${alias}."authorId" = ${arg(actor.identityId)}))`;
+  return `NOT ${alias}.quarantined`;
+}
+
+/**
+ * Proposals the actor may see: an `admit` proposal is a curator's to decide, and names a
+ * memory only its writer and curators see, so it is listed to curators only.
+ */
+export function proposalVisible(actor: Actor): Prisma.ProposalWhereInput {
+  return seesQuarantine(actor) ? {} : { kind: { not: "admit" } };
+}
+
+/** Memories in scopes the actor may read (or write), and that it may see. */
 export function memoryWhere(actor: Actor, need: ScopeNeed): Prisma.MemoryWhereInput {
-  return { scope: scopeWhere(actor, need) };
+  return { scope: scopeWhere(actor, need), ...memoryVisible(actor) };
 }
 
 export interface ScopeRef {
@@ -180,8 +224,9 @@ export async function requireMemoryScope(
   tx?: Tx,
 ): Promise<ScopeRef & { memoryId: string }> {
   const db = tx ?? (await getDb());
-  const row = await db.memory.findUnique({
-    where: { id: memoryId },
+  // A quarantined memory the actor may not see answers exactly as one that does not exist.
+  const row = await db.memory.findFirst({
+    where: { AND: [{ id: memoryId }, memoryVisible(actor)] },
     select: { id: true, scope: { select: { id: true, name: true } } },
   });
   const notFound = () => new DomainError("NOT_FOUND", `Memory ${memoryId} was not found.`, { field: "id" });

@@ -10,7 +10,7 @@ import { getDb } from "../../db";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { parseInput } from "../validation";
-import { requireScope } from "./access";
+import { memoryVisible, proposalVisible, requireScope } from "./access";
 import { type DeliveredHandoff, takeHandoffs } from "./handoffs";
 import { ZBriefingInput } from "./schemas";
 import { truncate } from "./text";
@@ -34,7 +34,8 @@ export async function briefScope(actor: Actor, raw: unknown) {
 
   // A flagged memory may carry instructions planted for the agent reading this: briefing is
   // read unasked at the start of work, so it waits for a curator to clear it.
-  const current = { erasedAt: null, supersededById: null, discardedAt: null, flagged: false };
+  // Others' quarantined writes are not the actor's to see (access.ts).
+  const current = { erasedAt: null, supersededById: null, discardedAt: null, flagged: false, ...memoryVisible(actor) };
   const [pinned, decisions, threads, proposals, proposalTotal] = await Promise.all([
     db.threadMember.findMany({
       where: {
@@ -64,21 +65,25 @@ export async function briefScope(actor: Actor, raw: unknown) {
       where: { scopeId: scope.id, archivedAt: null },
       orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
       take: items,
-      select: { name: true, updatedAt: true, _count: { select: { members: true } } },
+      select: {
+        name: true,
+        updatedAt: true,
+        _count: { select: { members: { where: { memory: memoryVisible(actor) } } } },
+      },
     }),
     db.proposal.findMany({
-      where: { scopeId: scope.id, status: "pending" },
+      where: { scopeId: scope.id, status: "pending", ...proposalVisible(actor) },
       orderBy: [{ score: "desc" }, { filedAt: "asc" }],
       take: items,
       select: { id: true, kind: true, rationale: true, memoryIds: true },
     }),
-    db.proposal.count({ where: { scopeId: scope.id, status: "pending" } }),
+    db.proposal.count({ where: { scopeId: scope.id, status: "pending", ...proposalVisible(actor) } }),
   ]);
 
   let handoffs: DeliveredHandoff[] = [];
   let handoffsWaiting = 0;
   if (actor.kind === "agent") {
-    const taken = await db.$transaction((tx) => takeHandoffs(tx, actor.identityId, scope.id, thread?.id ?? null));
+    const taken = await db.$transaction((tx) => takeHandoffs(tx, actor, scope.id, thread?.id ?? null));
     handoffs = taken.handoffs;
     handoffsWaiting = taken.waiting;
   }

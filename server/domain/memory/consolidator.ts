@@ -9,7 +9,8 @@
  * - memories that say almost nothing ("ok", "thanks!"): discard.
  * Idempotent: a proposal is keyed by its kind and memories, so a second run files nothing
  * new, and a rejected set is never proposed again. A memory already in a pending proposal
- * is left alone until that one is decided.
+ * is left alone until that one is decided. A quarantined memory (held for a curator's
+ * admission) is in no pass: its admit proposal is its review.
  */
 import { createHash } from "node:crypto";
 import type { Actor } from "../../actor";
@@ -57,7 +58,7 @@ export async function fingerprintOf(tx: Prisma.TransactionClient | Awaited<Retur
   return createHash("sha256").update(text).digest("hex");
 }
 
-const CURRENT = `"supersededById" IS NULL AND "discardedAt" IS NULL AND "erasedAt" IS NULL`;
+const CURRENT = `"supersededById" IS NULL AND "discardedAt" IS NULL AND "erasedAt" IS NULL AND NOT quarantined`;
 
 async function exactDuplicates(scopeId: string): Promise<ProposalDraft[]> {
   const db = await getDb();
@@ -160,7 +161,7 @@ async function outdatedFacts(scopeId: string): Promise<ProposalDraft[]> {
        JOIN memory om ON om.id = o."memoryId"
        JOIN memory nm ON nm.id = n."memoryId"
       WHERE o."scopeId" = $1 AND o."validUntil" IS NOT NULL AND lower(n.value) <> lower(o.value)
-        AND om."supersededById" IS NULL AND om."discardedAt" IS NULL AND om."erasedAt" IS NULL
+        AND om."supersededById" IS NULL AND om."discardedAt" IS NULL AND om."erasedAt" IS NULL AND NOT om.quarantined AND NOT nm.quarantined
         AND nm."supersededById" IS NULL AND nm."discardedAt" IS NULL AND nm."erasedAt" IS NULL
         AND NOT EXISTS (SELECT 1 FROM fact still WHERE still."memoryId" = o."memoryId" AND still."validUntil" IS NULL)
       ORDER BY n."validFrom" DESC`,
@@ -191,23 +192,44 @@ async function outdatedFacts(scopeId: string): Promise<ProposalDraft[]> {
   return drafts;
 }
 
+/** Words that carry no content on their own: acknowledgements, thanks, assent. */
+const FILLER = new Set(
+  "ok okay k kk thanks thank thx ty you cheers got it sounds good great cool nice done noted yes yep yeah no nope sure lgtm ack roger will do np alright fine perfect awesome all right agreed understood".split(
+    " ",
+  ),
+);
+/** Bytes a memory may have and still be proposed as content-free (a sentence of filler words). */
+const FILLER_BYTES = 80;
+
+/** A body made only of filler words, punctuation and emoji ("ok", "Thanks, got it 👍"). */
+export function contentFree(body: string): boolean {
+  const words = body
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}']+/u)
+    .filter(Boolean);
+  return words.every((w) => FILLER.has(w.replace(/'/g, "")));
+}
+
 async function noise(scopeId: string): Promise<ProposalDraft[]> {
   const db = await getDb();
-  const rows = await db.$queryRawUnsafe<{ id: string; words: number }[]>(
-    `SELECT m.id, length(m."searchVector") AS words FROM memory m
+  const rows = await db.$queryRawUnsafe<{ id: string; words: number; body: string }[]>(
+    `SELECT m.id, length(m."searchVector") AS words, m.body FROM memory m
       WHERE m."scopeId" = $1 AND m."supersededById" IS NULL AND m."discardedAt" IS NULL AND m."erasedAt" IS NULL
-        AND m."bodyBytes" <= 24 AND length(m."searchVector") <= 1
+        AND NOT m.quarantined AND m."bodyBytes" <= ${FILLER_BYTES}
         AND NOT EXISTS (SELECT 1 FROM fact f WHERE f."memoryId" = m.id)
         AND NOT EXISTS (SELECT 1 FROM thread_member t WHERE t."memoryId" = m.id AND t."pinnedAt" IS NOT NULL)`,
     scopeId,
   );
-  return rows.map((r) => ({
-    kind: "discard",
-    memoryIds: [r.id],
-    rationale: `Says almost nothing (${r.words} searchable word${r.words === 1 ? "" : "s"}, no fact, not pinned): it only adds noise to searches. Discarding keeps it readable by id.`,
-    score: 0.5,
-    evidence: { reason: "no_content", words: r.words },
-  }));
+  // Short with at most one searchable word, or only filler words however many.
+  return rows
+    .filter((r) => (Buffer.byteLength(r.body) <= 24 && r.words <= 1) || contentFree(r.body))
+    .map((r) => ({
+      kind: "discard",
+      memoryIds: [r.id],
+      rationale: `Says almost nothing (${r.words} searchable word${r.words === 1 ? "" : "s"}, no fact, not pinned): it only adds noise to searches. Discarding keeps it readable by id.`,
+      score: 0.5,
+      evidence: { reason: "no_content", words: r.words },
+    }));
 }
 
 export interface ConsolidationReport {

@@ -32,6 +32,7 @@ export async function recordDebrief(actor: Actor, raw: unknown) {
       learnedIds: learned.map((m) => m.id),
       decisionIds: decisions.map((m) => m.id),
       thread: input.thread ?? null,
+      quarantined: summary.quarantined,
     };
   });
 }

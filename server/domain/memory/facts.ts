@@ -10,7 +10,7 @@ import { getDb } from "../../db";
 import type { Prisma, Tx } from "../../db/types";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
-import { requireScope } from "./access";
+import { memoryVisible, requireScope } from "./access";
 import { type TFact, ZListFactsInput } from "./schemas";
 
 export const termKey = (term: string) => term.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
@@ -53,7 +53,9 @@ export async function refreshSeries(tx: Tx, scopeId: string, series: [string, st
        FROM (SELECT id, lead("validFrom") OVER (PARTITION BY "subjectKey", "predicateKey" ORDER BY "validFrom", "recordedAt", id) AS next
                FROM fact
               WHERE "scopeId" = $1
-                AND ("subjectKey", "predicateKey") IN (SELECT * FROM unnest($2::text[], $3::text[]))) s
+                AND ("subjectKey", "predicateKey") IN (SELECT * FROM unnest($2::text[], $3::text[]))
+                -- A quarantined write's facts close no series until a curator admits it.
+                AND NOT EXISTS (SELECT 1 FROM memory q WHERE q.id = fact."memoryId" AND q.quarantined)) s
       WHERE f.id = s.id AND f."validUntil" IS DISTINCT FROM s.next`,
     scopeId,
     unique.map((s) => s[0]),
@@ -78,6 +80,7 @@ export async function listFacts(actor: Actor, raw: unknown) {
   const db = await getDb();
   const where: Prisma.FactWhereInput = {
     scopeId: scope.id,
+    memory: memoryVisible(actor),
     ...(input.subject ? { subjectKey: termKey(input.subject) } : {}),
     ...(input.predicate ? { predicateKey: termKey(input.predicate) } : {}),
   };

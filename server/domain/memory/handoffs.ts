@@ -10,7 +10,7 @@ import type { Tx } from "../../db/types";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { parseInput } from "../validation";
-import { requireScope } from "./access";
+import { memoryVisible, requireScope } from "./access";
 import { checkBodySize, writeMemory } from "./memories";
 import { ZHandoffInput } from "./schemas";
 import { truncate } from "./text";
@@ -38,24 +38,37 @@ export async function createHandoff(actor: Actor, raw: unknown) {
   }
   return db.$transaction(async (tx) => {
     const threads = input.toThread ? [input.toThread, ...input.threads] : input.threads;
-    const memory = await writeMemory(tx, actor, scope.id, {
-      scopeId: scope.id,
-      body: input.body,
-      kind: "handoff",
-      tags: input.tags,
-      threads,
-    });
-    const [thread] = input.toThread ? await ensureThreads(tx, scope.id, [input.toThread]) : [];
-    await tx.handoff.create({
-      data: { memoryId: memory.id, scopeId: scope.id, toIdentityId, toThreadId: thread?.id ?? null },
-    });
+    const memory = await writeMemory(
+      tx,
+      actor,
+      scope.id,
+      { scopeId: scope.id, body: input.body, kind: "handoff", tags: input.tags, threads },
+      input.toThread ? { handoffToThread: input.toThread } : {},
+    );
+    // A quarantined handoff to a thread is addressed when admitted: until then no thread
+    // (not even its name) appears for it. One to an identity waits undelivered (takeHandoffs).
+    if (!(memory.quarantined && input.toThread))
+      await addressHandoff(tx, memory.id, scope.id, toIdentityId, input.toThread);
     return {
       id: memory.id,
+      quarantined: memory.quarantined,
       scope: scope.name,
       to: input.toIdentity ? { identity: input.toIdentity } : { thread: input.toThread as string },
       occurredAt: memory.occurredAt,
     };
   });
+}
+
+/** The handoff row that makes a handoff memory deliverable to an identity or a thread. */
+export async function addressHandoff(
+  tx: Tx,
+  memoryId: string,
+  scopeId: string,
+  toIdentityId: string | null,
+  toThread: string | undefined,
+): Promise<void> {
+  const [thread] = toThread ? await ensureThreads(tx, scopeId, [toThread]) : [];
+  await tx.handoff.create({ data: { memoryId, scopeId, toIdentityId, toThreadId: thread?.id ?? null } });
 }
 
 export interface DeliveredHandoff {
@@ -74,16 +87,18 @@ export interface DeliveredHandoff {
  */
 export async function takeHandoffs(
   tx: Tx,
-  identityId: string,
+  actor: Actor & { kind: "agent" },
   scopeId: string,
   threadId: string | null,
 ): Promise<{ handoffs: DeliveredHandoff[]; waiting: number }> {
+  const identityId = actor.identityId;
   const where = {
     scopeId,
     OR: [{ toIdentityId: identityId }, ...(threadId ? [{ toThreadId: threadId }] : [])],
     deliveries: { none: { identityId } },
     // Held back, not dropped: a flagged handoff is delivered once a curator clears it.
-    memory: { erasedAt: null, flagged: false },
+    // So is a quarantined one, until a curator admits it (access.ts).
+    memory: { erasedAt: null, flagged: false, ...memoryVisible(actor) },
   };
   const [rows, total] = await Promise.all([
     tx.handoff.findMany({

@@ -16,7 +16,8 @@ import { recordAudit } from "../audit/record";
 import { utf8Bytes } from "../catalog/canonical";
 import { operation } from "../operation";
 import { parseInput } from "../validation";
-import { memoryWhere, requireMemoryScope, requireScope } from "./access";
+import { memoryVisible, memoryWhere, requireMemoryScope, requireScope } from "./access";
+import { fingerprintOf } from "./consolidator";
 import { writeFacts } from "./facts";
 import { indexMemory } from "./index-entries";
 import { type TCreateMemoryInput, ZCreateMemoryInput, ZGetManyInput, ZMemoryIdInput, ZSupersedeInput } from "./schemas";
@@ -71,23 +72,43 @@ export interface WrittenMemory {
   facts: number;
   flagged: boolean;
   flagReasons: string[];
+  /** Held for a curator (the scope's agentWrites is review): its writer and curators see it, no one else yet. */
+  quarantined: boolean;
 }
 
-/** Writes one memory inside a transaction the caller holds (debrief writes several in one). */
+/** What a quarantined write does to the rest of the scope once admitted, and not before. */
+export interface HeldEffects {
+  supersedes?: string;
+  threads?: string[];
+  handoffToThread?: string;
+}
+
+/**
+ * Writes one memory inside a transaction the caller holds (debrief writes several in one).
+ * An Agent Identity's write to a scope under review is quarantined: stored, with its facts,
+ * but it joins no thread, supersedes nothing and closes no fact series until a curator
+ * accepts the `admit` proposal filed here, which carries those effects (decision 0090).
+ */
 export async function writeMemory(
   tx: Tx,
   actor: Actor,
   scopeId: string,
   raw: TCreateMemoryInput,
+  held: Pick<HeldEffects, "handoffToThread"> = {},
 ): Promise<WrittenMemory> {
   const input = parseInput(ZCreateMemoryInput, raw);
   const bytes = checkBodySize(input.body);
   const occurredAt = input.occurredAt ?? new Date();
   const flagReasons = screenMemoryBody(input.body, { allowedHosts: memoryLinkHosts() }).map(flagReason);
+  const quarantined =
+    actor.kind === "agent" &&
+    (await tx.scope.findUniqueOrThrow({ where: { id: scopeId }, select: { agentWrites: true } })).agentWrites ===
+      "review";
 
   if (input.supersedes) {
-    const old = await tx.memory.findUnique({
-      where: { id: input.supersedes },
+    // Only a memory the writer may see: another agent's quarantined write is not there for it.
+    const old = await tx.memory.findFirst({
+      where: { AND: [{ id: input.supersedes }, memoryVisible(actor)] },
       select: { id: true, scopeId: true, supersededById: true, erasedAt: true },
     });
     if (!old || old.scopeId !== scopeId)
@@ -118,6 +139,7 @@ export async function writeMemory(
       episodeId: await episodeFor(tx, scopeId, actor, occurredAt),
       flagReasons,
       flagged: flagReasons.length > 0,
+      quarantined,
     },
     select: {
       id: true,
@@ -128,10 +150,26 @@ export async function writeMemory(
       recordedAt: true,
       flagged: true,
       flagReasons: true,
+      quarantined: true,
     },
   });
   await indexMemory(tx, created.id, input.body, input.tags);
   await writeFacts(tx, created, input.facts);
+
+  if (quarantined) {
+    const effects: HeldEffects = {
+      ...(input.supersedes ? { supersedes: input.supersedes } : {}),
+      ...(input.threads.length ? { threads: [...new Set(input.threads.map((t) => t.trim()))] } : {}),
+      ...held,
+    };
+    await fileAdmitProposal(tx, actor, created.id, effects);
+    return {
+      ...created,
+      supersedes: input.supersedes ?? null,
+      threads: effects.threads ?? [],
+      facts: input.facts.length,
+    };
+  }
 
   const threads = await ensureThreads(tx, scopeId, input.threads);
   if (threads.length)
@@ -153,6 +191,33 @@ export async function writeMemory(
     threads: threads.map((t) => t.name),
     facts: input.facts.length,
   };
+}
+
+/**
+ * The curator's queue entry for a quarantined write: the memory, who wrote it, and what it
+ * will do once admitted. Ids and names only: evidence never copies a body erasure must find.
+ */
+async function fileAdmitProposal(tx: Tx, actor: Actor, memoryId: string, effects: HeldEffects): Promise<void> {
+  const memory = await tx.memory.findUniqueOrThrow({ where: { id: memoryId }, select: { scopeId: true } });
+  const then = [
+    effects.supersedes ? `supersede ${effects.supersedes}` : null,
+    effects.threads?.length
+      ? `join thread${effects.threads.length > 1 ? "s" : ""} ${effects.threads.join(", ")}`
+      : null,
+    effects.handoffToThread ? `be handed to thread ${effects.handoffToThread}` : null,
+  ].filter(Boolean);
+  await tx.proposal.create({
+    data: {
+      scopeId: memory.scopeId,
+      kind: "admit",
+      memoryIds: [memoryId],
+      key: `admit:${memoryId}`,
+      rationale: `Written by ${actorLabel(actor)} to a scope that holds agents' writes for review: only its writer and curators see it until it is admitted.${then.length ? ` Admitting it will also ${then.join("; ")}.` : ""} Rejecting it discards it, unseen by anyone else.`,
+      score: 1,
+      evidence: { reason: "agent_write_under_review", author: actorLabel(actor), ...effects },
+      fingerprint: await fingerprintOf(tx, [memoryId]),
+    },
+  });
 }
 
 export async function createMemory(actor: Actor, raw: unknown): Promise<WrittenMemory> {
@@ -198,6 +263,9 @@ const MEMORY = {
   flagReasons: true,
   flagClearedAt: true,
   flagClearedBy: true,
+  quarantined: true,
+  admittedAt: true,
+  admittedBy: true,
 } as const;
 
 type MemoryRow = { [K in keyof typeof MEMORY]: unknown } & {

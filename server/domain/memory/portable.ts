@@ -134,7 +134,11 @@ export async function exportScope(actor: Actor, raw: unknown): Promise<{ name: s
   return { name: scope.name, lines: out.length, jsonl: out.length ? `${out.join("\n")}\n` : "" };
 }
 
-/** The export, a line at a time (a download streams it). Access is the caller's to check. */
+/**
+ * The export, a line at a time (a download streams it). Access is the caller's to check.
+ * Writes still held for review are not the scope's yet: an export leaves them out, with
+ * their facts and every admit proposal, whoever exports (decision 0090).
+ */
 export async function* exportLines(scopeId: string): AsyncGenerator<string> {
   const db = await getDb();
   const scope = await db.scope.findUniqueOrThrow({ where: { id: scopeId } });
@@ -150,10 +154,10 @@ export async function* exportLines(scopeId: string): AsyncGenerator<string> {
   let after = -1;
   for (;;) {
     const rows = await db.memory.findMany({
-      where: { scopeId, seq: { gt: after } },
+      where: { scopeId, seq: { gt: after }, quarantined: false },
       orderBy: { seq: "asc" },
       take: 1000,
-      omit: { lshBands: true, scopeId: true },
+      omit: { lshBands: true, scopeId: true, quarantined: true, admittedAt: true, admittedBy: true },
     });
     if (!rows.length) break;
     after = rows.at(-1)?.seq ?? after;
@@ -168,7 +172,10 @@ export async function* exportLines(scopeId: string): AsyncGenerator<string> {
         erasedAt: iso(m.erasedAt),
       });
   }
-  const facts = await db.fact.findMany({ where: { scopeId }, orderBy: [{ recordedAt: "asc" }, { id: "asc" }] });
+  const facts = await db.fact.findMany({
+    where: { scopeId, memory: { quarantined: false } },
+    orderBy: [{ recordedAt: "asc" }, { id: "asc" }],
+  });
   for (const { scopeId: _s, ...f } of facts)
     yield JSON.stringify({
       type: "fact",
@@ -187,12 +194,15 @@ export async function* exportLines(scopeId: string): AsyncGenerator<string> {
       updatedAt: iso(t.updatedAt),
     });
   const members = await db.threadMember.findMany({
-    where: { scopeId },
+    where: { scopeId, memory: { quarantined: false } },
     orderBy: [{ threadId: "asc" }, { memoryId: "asc" }],
   });
   for (const { scopeId: _s, ...m } of members)
     yield JSON.stringify({ type: "thread_member", ...m, addedAt: iso(m.addedAt), pinnedAt: iso(m.pinnedAt) });
-  const proposals = await db.proposal.findMany({ where: { scopeId }, orderBy: [{ filedAt: "asc" }, { id: "asc" }] });
+  const proposals = await db.proposal.findMany({
+    where: { scopeId, kind: { not: "admit" } },
+    orderBy: [{ filedAt: "asc" }, { id: "asc" }],
+  });
   for (const { scopeId: _s, ...p } of proposals)
     yield JSON.stringify({ type: "proposal", ...p, filedAt: iso(p.filedAt), decidedAt: iso(p.decidedAt) });
 }

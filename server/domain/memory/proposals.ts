@@ -2,7 +2,10 @@
  * Reviewing the consolidator's proposals. Accepting applies one in a single transaction
  * and keeps history (nothing is deleted: merged and superseded memories stay readable by
  * id); rejecting records who and why, and the same set is never proposed again. A proposal
- * whose memories changed since it was filed is refused as PROPOSAL_STALE.
+ * whose memories changed since it was filed is refused as PROPOSAL_STALE. An `admit`
+ * proposal (an agent's write held for review) is a curator's alone: accepting it lets every
+ * reader of the scope see the memory and applies what the write asked for; rejecting it
+ * discards the memory, which stays unseen by anyone but its writer and curators.
  */
 import { type Actor, actorId, actorLabel } from "../../actor";
 import { getDb } from "../../db";
@@ -11,12 +14,14 @@ import { DomainError } from "../../errors";
 import { recordAudit } from "../audit/record";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
-import { requireScope, requireScopeOf } from "./access";
+import { memoryVisible, proposalVisible, requireScope, requireScopeOf, seesQuarantine } from "./access";
 import { fingerprintOf } from "./consolidator";
 import { differences } from "./contradiction";
+import { refreshSeries } from "./facts";
+import { addressHandoff } from "./handoffs";
 import { writeMemory } from "./memories";
 import { ZAcceptProposalInput, ZDecideManyInput, ZListProposalsInput, ZRejectProposalInput } from "./schemas";
-import { memoryState, moveMemberships } from "./threads";
+import { ensureThreads, memoryState, moveMemberships } from "./threads";
 
 const PROPOSAL = {
   id: true,
@@ -44,6 +49,7 @@ export async function listProposals(actor: Actor, raw: unknown) {
     ...(input.status === "all" ? {} : { status: input.status }),
     ...(input.kind ? { kind: input.kind } : {}),
   };
+  where.AND = [proposalVisible(actor)];
   const offset = decodeOffsetCursor(input.cursor);
   const [rows, total] = await Promise.all([
     db.proposal.findMany({
@@ -60,7 +66,7 @@ export async function listProposals(actor: Actor, raw: unknown) {
   ]);
   // Only the scope's own memories: an id naming another scope's memory shows as missing.
   const memories = await db.memory.findMany({
-    where: { scopeId: scope.id, id: { in: [...new Set(rows.flatMap((r) => r.memoryIds))] } },
+    where: { scopeId: scope.id, id: { in: [...new Set(rows.flatMap((r) => r.memoryIds))] }, ...memoryVisible(actor) },
     select: {
       id: true,
       kind: true,
@@ -72,6 +78,7 @@ export async function listProposals(actor: Actor, raw: unknown) {
       supersededById: true,
       discardedAt: true,
       erasedAt: true,
+      quarantined: true,
       facts: { select: { subject: true, predicate: true, value: true, validFrom: true, validUntil: true } },
     },
   });
@@ -88,7 +95,7 @@ export async function listProposals(actor: Actor, raw: unknown) {
       memories: r.memoryIds.map((id) => byId.get(id) ?? null),
       // Words each side has that the other lacks, for the reviewer's side-by-side view.
       differences:
-        r.kind === "discard" && r.memoryIds.length < 2
+        r.memoryIds.length < 2
           ? null
           : differences(byId.get(r.memoryIds[0] as string)?.body ?? "", byId.get(r.memoryIds[1] as string)?.body ?? ""),
     })),
@@ -105,7 +112,8 @@ async function loadPending(tx: Tx, actor: Actor, id: string, use: "apply" | "rej
   const found = await tx.proposal.findUnique({ where: { id }, select: { ...PROPOSAL, fingerprint: true } });
   const proposal = found && (inScope === undefined || found.scopeId === inScope) ? found : null;
   const notFound = () => new DomainError("NOT_FOUND", `Proposal ${id} was not found.`, { field: "id" });
-  if (!proposal) throw notFound();
+  // An agent never sees an admit proposal, so it cannot decide one: not even its writer's own.
+  if (!proposal || (proposal.kind === "admit" && !seesQuarantine(actor))) throw notFound();
   const scope = await requireScopeOf(actor, proposal.scopeId, "write", notFound, tx);
   if (proposal.status !== "pending")
     throw new DomainError("CONFLICT", `Proposal ${id} was already decided (${proposal.status}).`, {
@@ -180,6 +188,46 @@ async function applyMerge(
   return merged.id;
 }
 
+/**
+ * Admits a quarantined write: every reader of the scope sees it from now on, and what it
+ * asked for when written happens now — its supersession (unless another memory superseded
+ * that one meanwhile: then it stands beside it, and the audit says so), its threads, its
+ * handoff to a thread, and its facts closing the series they join.
+ */
+async function applyAdmit(tx: Tx, actor: Actor, scopeId: string, memoryId: string, evidence: Record<string, unknown>) {
+  const now = new Date();
+  const { count } = await tx.memory.updateMany({
+    where: { scopeId, id: memoryId, quarantined: true },
+    data: { quarantined: false, admittedAt: now, admittedBy: actorLabel(actor) },
+  });
+  if (!count) throw new DomainError("PROPOSAL_STALE", `Memory ${memoryId} is not waiting for admission.`);
+  let supersession: "applied" | "skipped" | null = null;
+  if (typeof evidence.supersedes === "string") {
+    const { count: applied } = await tx.memory.updateMany({
+      where: { scopeId, id: evidence.supersedes, supersededById: null, erasedAt: null, quarantined: false },
+      data: { supersededById: memoryId, supersededAt: now },
+    });
+    supersession = applied ? "applied" : "skipped";
+    if (applied) await moveMemberships(tx, [evidence.supersedes], memoryId);
+  }
+  const names = Array.isArray(evidence.threads) ? evidence.threads.filter((t) => typeof t === "string") : [];
+  const threads = await ensureThreads(tx, scopeId, names);
+  if (threads.length)
+    await tx.threadMember.createMany({
+      data: threads.map((t) => ({ scopeId, threadId: t.id, memoryId })),
+      skipDuplicates: true,
+    });
+  if (typeof evidence.handoffToThread === "string")
+    await addressHandoff(tx, memoryId, scopeId, null, evidence.handoffToThread);
+  const facts = await tx.fact.findMany({ where: { memoryId }, select: { subjectKey: true, predicateKey: true } });
+  await refreshSeries(
+    tx,
+    scopeId,
+    facts.map((f) => [f.subjectKey, f.predicateKey]),
+  );
+  return { memoryId, supersession };
+}
+
 async function apply(
   tx: Tx,
   actor: Actor,
@@ -190,6 +238,16 @@ async function apply(
   switch (proposal.kind) {
     case "merge":
       return applyMerge(tx, actor, proposal.scopeId, proposal.memoryIds, evidence);
+    case "admit": {
+      const admitted = await applyAdmit(tx, actor, proposal.scopeId, proposal.memoryIds[0] as string, evidence);
+      await recordAudit(tx, actor, {
+        action: "memory.admit",
+        targetType: "memory",
+        targetId: admitted.memoryId,
+        details: { supersedes: evidence.supersedes ?? null, supersession: admitted.supersession },
+      });
+      return admitted.memoryId;
+    }
     case "supersede": {
       const [old, by] = proposal.memoryIds as [string, string];
       await tx.memory.update({
@@ -255,6 +313,13 @@ export async function rejectProposal(actor: Actor, raw: unknown) {
   const db = await getDb();
   return db.$transaction(async (tx) => {
     const { proposal, scope } = await loadPending(tx, actor, id, "reject", scopeId);
+    // A rejected admission is discarded: kept (and still quarantined) so the writer and
+    // curators can see what was refused and why, but never shown to anyone else.
+    if (proposal.kind === "admit")
+      await tx.memory.updateMany({
+        where: { scopeId: proposal.scopeId, id: { in: proposal.memoryIds }, quarantined: true, discardedAt: null },
+        data: { discardedAt: new Date() },
+      });
     const decided = await tx.proposal.update({
       where: { id },
       data: { status: "rejected", decisionReason: reason, ...decidedBy(actor) },

@@ -1,7 +1,8 @@
 /**
  * Memory's background work in one instance: consolidator passes for scopes whose interval
  * is due (claimed by lease, so several instances never run one scope twice), and, when the
- * vector leg is on, embedding memories written since the last round.
+ * vector leg is on, embedding memories written since the last round; and the scopes'
+ * retention rules (retention.ts), at most once a minute per instance.
  */
 import { getDb } from "../../db";
 import { INSTANCE_ID } from "../../instance";
@@ -10,6 +11,7 @@ import { INSTANCE_LIMITS } from "../../limits";
 import { log } from "../../log";
 import { consolidateScope } from "./consolidator";
 import { embeddingsProvider, embedPending } from "./embeddings";
+import { applyRetention } from "./retention";
 
 /**
  * Short and renewed by a heartbeat while the pass runs, so the scopes of an instance that
@@ -42,9 +44,21 @@ async function consolidateClaimed(scopeId: string): Promise<void> {
   }
 }
 
-/** One round: due consolidator passes, then pending embeddings. */
+/** Retention is measured in days: a minute between rounds is plenty, and costs one query a minute. */
+const RETENTION_EVERY_MS = 60_000;
+let retentionDueAt = 0;
+
+/** One round: due consolidator passes, retention when due, then pending embeddings. */
 export async function memoryRound(): Promise<void> {
   for (const id of await claimDueScopes(2)) await consolidateClaimed(id);
+  if (Date.now() >= retentionDueAt) {
+    retentionDueAt = Date.now() + RETENTION_EVERY_MS;
+    try {
+      await applyRetention();
+    } catch (error) {
+      log.error({ err: error }, "retention round failed; the next round tries again");
+    }
+  }
   if (embeddingsProvider()) {
     try {
       while ((await embedPending(128)) === 128);

@@ -35,8 +35,13 @@ export const ZCreateScopeInput = z.object({
     .max(30 * 86_400)
     .optional(),
 });
+/** Whether an agent's write is seen at once (direct) or held for a curator's admission (review). */
+export const ZAgentWrites = z.enum(["direct", "review"]);
+export type TAgentWrites = z.infer<typeof ZAgentWrites>;
+
 export const ZUpdateScopeInput = z.object({
   scopeId: id("scopeId"),
+  agentWrites: ZAgentWrites.optional(),
   name: ZScopeName.optional(),
   description: z.string().trim().max(2000).optional(),
   consolidateEverySeconds: z
@@ -47,6 +52,22 @@ export const ZUpdateScopeInput = z.object({
     .optional(),
 });
 export const ZScopeIdInput = z.object({ scopeId: id("scopeId") });
+
+/** A retention rule: memories of `kind` in the scope are erased once older than `days`. */
+export const ZRetentionRuleInput = z.object({
+  scopeId: id("scopeId"),
+  kind: ZMemoryKind,
+  days: z
+    .number()
+    .int("days must be a whole number")
+    .min(1, "days must be at least 1")
+    .max(LIMITS.RETENTION_DAYS_MAX.value, `days may be at most ${LIMITS.RETENTION_DAYS_MAX.value}`),
+});
+/** Saving needs the digest of the preview the curator saw: what it removes is what was shown. */
+export const ZSaveRetentionRuleInput = ZRetentionRuleInput.extend({
+  previewDigest: z.string().trim().min(1, "previewDigest is required: preview the rule first").max(128),
+});
+export const ZRetentionRuleIdInput = z.object({ scopeId: id("scopeId"), kind: ZMemoryKind });
 export const ZGrantInput = z.object({ scopeId: id("scopeId"), identityId: id("identityId"), access: ZScopeAccess });
 export const ZRevokeInput = z.object({ scopeId: id("scopeId"), identityId: id("identityId") });
 export const ZIdentityGrantsInput = z.object({ identityId: id("identityId") });
@@ -199,7 +220,7 @@ export const ZThreadMembersListInput = z.object({
 export const ZListProposalsInput = z.object({
   scopeId: id("scopeId"),
   status: z.enum(["pending", "accepted", "rejected", "stale", "all"]).default("pending"),
-  kind: z.enum(["merge", "supersede", "discard"]).optional(),
+  kind: z.enum(["merge", "supersede", "discard", "admit"]).optional(),
   cursor: z.string().max(20).optional(),
   limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(50),
 });

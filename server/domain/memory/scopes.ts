@@ -9,7 +9,7 @@ import { DomainError } from "../../errors";
 import { recordAudit } from "../audit/record";
 import { operation } from "../operation";
 import { parseInput } from "../validation";
-import { requireGrantRole, requireScope, scopeWhere } from "./access";
+import { memoryVisible, requireGrantRole, requireScope, scopeWhere } from "./access";
 import {
   ZCreateScopeInput,
   ZGrantInput,
@@ -24,6 +24,7 @@ const SCOPE = {
   name: true,
   description: true,
   consolidateEverySeconds: true,
+  agentWrites: true,
   lastConsolidatedAt: true,
   nextConsolidationAt: true,
   createdAt: true,
@@ -65,12 +66,14 @@ export const updateScope = operation({ role: "curator", input: ZUpdateScopeInput
   const db = await getDb();
   return db
     .$transaction(async (tx) => {
+      const before = await tx.scope.findUniqueOrThrow({ where: { id: scope.id }, select: { agentWrites: true } });
       const updated = await tx.scope.update({
         where: { id: scope.id },
         data: {
           name: input.name,
           description: input.description,
           consolidateEverySeconds: input.consolidateEverySeconds,
+          agentWrites: input.agentWrites,
         },
         select: SCOPE,
       });
@@ -79,7 +82,13 @@ export const updateScope = operation({ role: "curator", input: ZUpdateScopeInput
         targetType: "scope",
         targetId: scope.id,
         targetLabel: updated.name,
-        details: { ...(input.name && input.name !== scope.name ? { renamedFrom: scope.name } : {}) },
+        details: {
+          ...(input.name && input.name !== scope.name ? { renamedFrom: scope.name } : {}),
+          // Who sees agents' writes is a trust decision: the audit log keeps each change.
+          ...(input.agentWrites && input.agentWrites !== before.agentWrites
+            ? { agentWrites: { from: before.agentWrites, to: input.agentWrites } }
+            : {}),
+        },
       });
       return updated;
     })
@@ -114,7 +123,7 @@ export async function listScopes(actor: Actor) {
   const [memories, threads, proposals, grants, writable] = await Promise.all([
     db.memory.groupBy({
       by: ["scopeId"],
-      where: { scopeId: { in: ids }, supersededById: null, discardedAt: null, erasedAt: null },
+      where: { scopeId: { in: ids }, supersededById: null, discardedAt: null, erasedAt: null, ...memoryVisible(actor) },
       _count: { _all: true },
     }),
     db.thread.groupBy({ by: ["scopeId"], where: { scopeId: { in: ids }, archivedAt: null }, _count: { _all: true } }),

@@ -16,7 +16,7 @@ import type { Actor } from "../../actor";
 import { getDb } from "../../db";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
-import { requireScope } from "./access";
+import { requireScope, visibleMemorySql } from "./access";
 import { vectorHits } from "./embeddings";
 import { type TListMemoriesInput, type TSearchInput, ZListMemoriesInput, ZSearchInput } from "./schemas";
 import { QUESTION_STEMS, searchText, type TimeRange, tsqueryLiteral } from "./search-query";
@@ -73,6 +73,8 @@ export interface SearchHit {
   flagged: boolean;
   /** The rules it tripped ("rule: detail"); kept after a curator clears the flag. */
   flagReasons: string[];
+  /** Held for a curator's admission: only its writer and curators find it (access.ts). */
+  quarantined: boolean;
 }
 
 export interface SearchResult {
@@ -127,6 +129,12 @@ export class Filters {
         `EXISTS (SELECT 1 FROM thread_member tm WHERE tm."memoryId" = m.id AND tm."threadId" = ${f.arg(input.threadId)})`,
       );
     return f;
+  }
+  /** Only the memories the actor may see: others' quarantined writes are left out (access.ts). */
+  visibleTo(actor: Actor): Filters {
+    const sql = visibleMemorySql(actor, "m", (value) => this.arg(value));
+    if (sql) this.where.push(sql);
+    return this;
   }
   /** A copy to add a statement's own parameters to. */
   extend(): Filters {
@@ -425,7 +433,7 @@ interface SearchPage {
 
 async function search(actor: Actor, input: SearchFilters, page: SearchPage): Promise<SearchResult> {
   const scope = await requireScope(actor, input.scopeId, "read");
-  const filters = Filters.of(scope.id, input);
+  const filters = Filters.of(scope.id, input).visibleTo(actor);
   const query = input.query.trim();
   const db = await getDb();
 
@@ -503,6 +511,7 @@ async function search(actor: Actor, input: SearchFilters, page: SearchPage): Pro
           erasedAt: true,
           flagged: true,
           flagReasons: true,
+          quarantined: true,
         },
       })
     : [];
@@ -535,6 +544,7 @@ async function search(actor: Actor, input: SearchFilters, page: SearchPage): Pro
         supersededById: m.supersededById,
         flagged: m.flagged,
         flagReasons: m.flagReasons,
+        quarantined: m.quarantined,
       },
     ];
   });

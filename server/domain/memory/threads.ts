@@ -10,7 +10,7 @@ import { DomainError } from "../../errors";
 import { recordAudit } from "../audit/record";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
-import { requireScope, requireScopeOf, type ScopeNeed, scopeWhere } from "./access";
+import { memoryVisible, requireScope, requireScopeOf, type ScopeNeed, scopeWhere } from "./access";
 import {
   ZArchiveThreadInput,
   ZCreateThreadInput,
@@ -135,9 +135,9 @@ export async function deleteThread(actor: Actor, raw: unknown) {
   });
 }
 
-async function requireMembersInScope(tx: Tx, scopeId: string, memoryIds: string[]): Promise<void> {
+async function requireMembersInScope(tx: Tx, actor: Actor, scopeId: string, memoryIds: string[]): Promise<void> {
   const found = await tx.memory.findMany({
-    where: { id: { in: memoryIds }, scopeId },
+    where: { id: { in: memoryIds }, scopeId, ...memoryVisible(actor) },
     select: { id: true },
   });
   const missing = memoryIds.filter((id) => !found.some((m) => m.id === id));
@@ -155,7 +155,7 @@ export async function addThreadMembers(actor: Actor, raw: unknown) {
   const db = await getDb();
   return db.$transaction(async (tx) => {
     const thread = await requireThread(actor, input.threadId, "write", tx);
-    await requireMembersInScope(tx, thread.scopeId, ids);
+    await requireMembersInScope(tx, actor, thread.scopeId, ids);
     const { count } = await tx.threadMember.createMany({
       data: ids.map((memoryId) => ({ scopeId: thread.scopeId, threadId: thread.id, memoryId })),
       skipDuplicates: true,
@@ -183,7 +183,7 @@ export async function pinThreadMember(actor: Actor, raw: unknown) {
   const db = await getDb();
   return db.$transaction(async (tx) => {
     const thread = await requireThread(actor, input.threadId, "write", tx);
-    await requireMembersInScope(tx, thread.scopeId, [input.memoryId]);
+    await requireMembersInScope(tx, actor, thread.scopeId, [input.memoryId]);
     // Pinning a memory that is not yet a member makes it one.
     const member = await tx.threadMember.upsert({
       where: { threadId_memoryId: { threadId: thread.id, memoryId: input.memoryId } },
@@ -221,14 +221,14 @@ export async function listThreads(actor: Actor, raw: unknown) {
       orderBy: [{ archivedAt: { sort: "desc", nulls: "first" } }, { updatedAt: "desc" }, { id: "asc" }],
       skip: offset,
       take: input.limit,
-      select: { ...THREAD, _count: { select: { members: true } } },
+      select: { ...THREAD, _count: { select: { members: { where: { memory: memoryVisible(actor) } } } } },
     }),
     db.thread.count({ where }),
   ]);
   const pins = rows.length
     ? await db.threadMember.groupBy({
         by: ["threadId"],
-        where: { threadId: { in: rows.map((r) => r.id) }, pinnedAt: { not: null } },
+        where: { threadId: { in: rows.map((r) => r.id) }, pinnedAt: { not: null }, memory: memoryVisible(actor) },
         _count: { _all: true },
       })
     : [];
@@ -244,7 +244,7 @@ export async function listThreads(actor: Actor, raw: unknown) {
 export async function getThread(actor: Actor, raw: unknown) {
   const input = parseInput(ZThreadMembersListInput, raw);
   const thread = await requireThread(actor, input.threadId, "read");
-  return { ...thread, ...(await threadIndex(thread.id, input)) };
+  return { ...thread, ...(await threadIndex(actor, thread.id, input)) };
 }
 
 /**
@@ -254,7 +254,7 @@ export async function getThread(actor: Actor, raw: unknown) {
 export async function listThreadMembers(actor: Actor, raw: unknown) {
   const input = parseInput(ZThreadMembersListInput, raw);
   const thread = await requireThread(actor, input.threadId, "read");
-  const index = await threadIndex(thread.id, input);
+  const index = await threadIndex(actor, thread.id, input);
   return { items: index.members, total: index.memberCount, nextCursor: index.nextCursor };
 }
 
@@ -265,15 +265,17 @@ export async function getThreadByName(actor: Actor, scopeId: string, name: strin
   const thread = await db.thread.findUnique({ where: { scopeId_name: { scopeId: scope.id, name } }, select: THREAD });
   if (!thread)
     throw new DomainError("NOT_FOUND", `Scope "${scope.name}" has no thread named "${name}".`, { field: "name" });
-  return { ...thread, scopeName: scope.name, ...(await threadIndex(thread.id, { limit: 500 })) };
+  return { ...thread, scopeName: scope.name, ...(await threadIndex(actor, thread.id, { limit: 500 })) };
 }
 
-async function threadIndex(threadId: string, page: { cursor?: string; limit: number }) {
+async function threadIndex(actor: Actor, threadId: string, page: { cursor?: string; limit: number }) {
   const db = await getDb();
   const offset = decodeOffsetCursor(page.cursor);
+  // Members the actor may not see (others' quarantined writes) are not listed or counted.
+  const visible = { threadId, memory: memoryVisible(actor) };
   const [rows, total, pinnedCount] = await Promise.all([
     db.threadMember.findMany({
-      where: { threadId },
+      where: visible,
       // Memories sharing a time in write order, newest first, as the memory list has them.
       orderBy: [
         { pinnedAt: { sort: "desc", nulls: "last" } },
@@ -299,8 +301,8 @@ async function threadIndex(threadId: string, page: { cursor?: string; limit: num
         },
       },
     }),
-    db.threadMember.count({ where: { threadId } }),
-    db.threadMember.count({ where: { threadId, pinnedAt: { not: null } } }),
+    db.threadMember.count({ where: visible }),
+    db.threadMember.count({ where: { ...visible, pinnedAt: { not: null } } }),
   ]);
   return {
     memberCount: total,

@@ -4,7 +4,7 @@ import { recordDebrief } from "../../domain/memory/debrief";
 import { createHandoff } from "../../domain/memory/handoffs";
 import { ZDebriefInput, ZHandoffFields, ZScopeName, ZThreadName } from "../../domain/memory/schemas";
 import { describeWorkingScope, resolveScope, setWorkingScope } from "../../domain/memory/working-scope";
-import { line, scopeArg, WRITES, ZTime } from "./common";
+import { HELD, line, scopeArg, WRITES, ZHeld, ZTime } from "./common";
 import { defineTool } from "./define";
 
 const Brief = z.object({ id: z.string(), body: z.string(), truncated: z.boolean(), occurredAt: ZTime });
@@ -96,6 +96,7 @@ export const debrief = defineTool({
     learnedIds: z.array(z.string()),
     decisionIds: z.array(z.string()),
     thread: z.string().nullable(),
+    quarantined: ZHeld,
   }),
   annotations: WRITES,
   errors: ["INVALID_ARGUMENTS", "SCOPE_ACCESS_DENIED", "MEMORY_TOO_LARGE"],
@@ -106,7 +107,7 @@ export const debrief = defineTool({
     const count = 1 + done.learnedIds.length + done.decisionIds.length;
     return {
       structured: done,
-      text: `Debrief recorded in scope "${done.scope}": ${count} memories (summary ${done.summaryId}, ${done.learnedIds.length} learned, ${done.decisionIds.length} decisions).`,
+      text: `Debrief recorded in scope "${done.scope}": ${count} memories (summary ${done.summaryId}, ${done.learnedIds.length} learned, ${done.decisionIds.length} decisions).${done.quarantined ? ` Held for review: ${HELD}${done.thread ? ` They join thread ${done.thread} once admitted.` : ""}` : ""}`,
     };
   },
 });
@@ -130,6 +131,7 @@ export const handoff = defineTool({
     scope: z.string(),
     to: z.object({ identity: z.string().optional(), thread: z.string().optional() }),
     occurredAt: ZTime,
+    quarantined: ZHeld,
   }),
   annotations: WRITES,
   errors: ["INVALID_ARGUMENTS", "SCOPE_ACCESS_DENIED", "MEMORY_TOO_LARGE"],
@@ -140,7 +142,9 @@ export const handoff = defineTool({
     const to = made.to.identity ? `Agent Identity "${made.to.identity}"` : `thread "${made.to.thread}"`;
     return {
       structured: { ...made, occurredAt: made.occurredAt.toISOString() },
-      text: `Handoff ${made.id} left for ${to} in scope "${made.scope}"; its next briefing returns it.`,
+      text: made.quarantined
+        ? `Handoff ${made.id} left for ${to} in scope "${made.scope}", held for review. ${HELD} Its addressee's next briefing after that returns it.`
+        : `Handoff ${made.id} left for ${to} in scope "${made.scope}"; its next briefing returns it.`,
     };
   },
 });

@@ -2,10 +2,19 @@ import { z } from "zod";
 import { createMemory } from "../../domain/memory/memories";
 import { ZCreateMemoryInput, ZThreadName } from "../../domain/memory/schemas";
 import { resolveScope } from "../../domain/memory/working-scope";
-import { isoTime, scopeArg, WRITES, ZTime } from "./common";
+import { HELD, isoTime, scopeArg, WRITES, ZHeld, ZTime } from "./common";
 import { defineTool } from "./define";
 
 const C = ZCreateMemoryInput.shape;
+
+/** What a held write will do once admitted, said so the agent does not assume it done. */
+function heldEffects(w: { supersedes: string | null; threads: string[] }): string {
+  const then = [
+    w.supersedes ? `supersede ${w.supersedes}` : null,
+    w.threads.length ? `join ${w.threads.join(", ")}` : null,
+  ].filter(Boolean);
+  return then.length ? ` Once admitted it will ${then.join(" and ")}; not before.` : "";
+}
 
 export const remember = defineTool({
   name: "remember",
@@ -28,6 +37,7 @@ export const remember = defineTool({
     occurredAt: ZTime,
     supersedes: z.string().nullable(),
     threads: z.array(z.string()),
+    quarantined: ZHeld,
   }),
   annotations: WRITES,
   errors: ["INVALID_ARGUMENTS", "SCOPE_ACCESS_DENIED", "MEMORY_TOO_LARGE", "NOT_FOUND", "CONFLICT"],
@@ -43,8 +53,11 @@ export const remember = defineTool({
         occurredAt: written.occurredAt.toISOString(),
         supersedes: written.supersedes,
         threads: written.threads,
+        quarantined: written.quarantined,
       },
-      text: `Remembered ${written.id} (${written.kind}) in scope "${scope.name}"${written.supersedes ? `, superseding ${written.supersedes}` : ""}.`,
+      text: written.quarantined
+        ? `Remembered ${written.id} (${written.kind}) in scope "${scope.name}", held for review. ${HELD}${heldEffects(written)}`
+        : `Remembered ${written.id} (${written.kind}) in scope "${scope.name}"${written.supersedes ? `, superseding ${written.supersedes}` : ""}.`,
     };
   },
 });

@@ -9,6 +9,7 @@ import { listFacts } from "../../domain/memory/facts";
 import { clearMemoryFlag, createMemory, getMemories, getMemory, supersedeMemory } from "../../domain/memory/memories";
 import { exportScope, importScope } from "../../domain/memory/portable";
 import { acceptProposal, decideProposals, listProposals, rejectProposal } from "../../domain/memory/proposals";
+import { deleteRetention, listRetention, previewRetention, saveRetention } from "../../domain/memory/retention";
 import {
   ZAcceptProposalInput,
   ZArchiveThreadInput,
@@ -165,6 +166,13 @@ export const proposalsRouter = router({
   decide: procedure("curator")
     .input(ZDecideManyInput)
     .mutation(({ ctx, input }) => decideProposals(ctx.actor, input)),
+});
+
+export const retentionRouter = router({
+  list: queryOf(listRetention),
+  preview: queryOf(previewRetention),
+  save: mutationOf(saveRetention),
+  delete: mutationOf(deleteRetention),
 });
 
 export const consolidatorRouter = router({
