@@ -20,6 +20,7 @@ import { memoryWhere, requireMemoryScope, requireScope } from "./access";
 import { writeFacts } from "./facts";
 import { indexMemory } from "./index-entries";
 import { type TCreateMemoryInput, ZCreateMemoryInput, ZGetManyInput, ZMemoryIdInput, ZSupersedeInput } from "./schemas";
+import { provenanceOf } from "./provenance";
 import { flagReason, screenMemoryBody } from "./screening";
 import { contentHash, titleOf } from "./text";
 import { ensureThreads, memoryState, moveMemberships } from "./threads";
@@ -73,12 +74,17 @@ export interface WrittenMemory {
   flagReasons: string[];
 }
 
-/** Writes one memory inside a transaction the caller holds (debrief writes several in one). */
+/**
+ * Writes one memory inside a transaction the caller holds (debrief writes several in one).
+ * `onBehalfOf`: whose request made the write when the author is the system (an accepted
+ * merge): its token, session and Tool Call are the memory's provenance.
+ */
 export async function writeMemory(
   tx: Tx,
   actor: Actor,
   scopeId: string,
   raw: TCreateMemoryInput,
+  onBehalfOf?: Actor,
 ): Promise<WrittenMemory> {
   const input = parseInput(ZCreateMemoryInput, raw);
   const bytes = checkBodySize(input.body);
@@ -118,6 +124,7 @@ export async function writeMemory(
       episodeId: await episodeFor(tx, scopeId, actor, occurredAt),
       flagReasons,
       flagged: flagReasons.length > 0,
+      ...(await provenanceOf(onBehalfOf ?? actor)),
     },
     select: {
       id: true,
@@ -198,6 +205,11 @@ const MEMORY = {
   flagReasons: true,
   flagClearedAt: true,
   flagClearedBy: true,
+  writtenVia: true,
+  authorTokenId: true,
+  callId: true,
+  clientName: true,
+  clientVersion: true,
 } as const;
 
 type MemoryRow = { [K in keyof typeof MEMORY]: unknown } & {
