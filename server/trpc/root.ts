@@ -12,6 +12,7 @@ import {
   memoriesRouter,
   proposalsRouter,
   scopesRouter,
+  signingKeysRouter,
   threadsRouter,
 } from "./routers/memory";
 import { reviewRouter } from "./routers/review";
@@ -29,6 +30,7 @@ export const appRouter = router({
   review: reviewRouter,
   identities: identitiesRouter,
   scopes: scopesRouter,
+  signingKeys: signingKeysRouter,
   memories: memoriesRouter,
   facts: factsRouter,
   threads: threadsRouter,

@@ -218,6 +218,8 @@ export const ZDecideManyInput = z.object({
 
 export const ZImportInput = z.object({
   jsonl: z.string().min(1, "jsonl must hold an exported scope"),
+  /** An unsigned file is refused unless the importer says it trusts it anyway. */
+  acceptUnsigned: z.boolean().default(false),
 });
 
 // ── Agents' session tools (briefing, debrief, handoff), shared with /mcp ──
