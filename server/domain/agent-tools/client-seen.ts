@@ -6,6 +6,7 @@
  * client its token last introduced (docs/decisions/0089 says what that can get wrong).
  */
 import { getDb } from "../../db";
+import type { Tx } from "../../db/types";
 import { log } from "../../log";
 import { storableCopy } from "../storable-text";
 
@@ -57,9 +58,10 @@ export async function rememberClient(tokenId: string, client: McpClient): Promis
   }
 }
 
-/** The client a token last introduced, or null when it never did. */
-export async function clientOfToken(tokenId: string): Promise<McpClient | null> {
-  const db = await getDb();
-  const row = await db.mcpClientSeen.findUnique({ where: { tokenId }, select: { name: true, version: true } });
-  return row;
+/**
+ * The client a token last introduced, or null when it never did. Read through `tx`, the
+ * writer's transaction: the embedded database has one connection, which the transaction holds.
+ */
+export async function clientOfToken(tx: Tx, tokenId: string): Promise<McpClient | null> {
+  return tx.mcpClientSeen.findUnique({ where: { tokenId }, select: { name: true, version: true } });
 }

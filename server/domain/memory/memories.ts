@@ -124,7 +124,7 @@ export async function writeMemory(
       episodeId: await episodeFor(tx, scopeId, actor, occurredAt),
       flagReasons,
       flagged: flagReasons.length > 0,
-      ...(await provenanceOf(onBehalfOf ?? actor)),
+      ...(await provenanceOf(tx, onBehalfOf ?? actor)),
     },
     select: {
       id: true,

@@ -23,8 +23,8 @@ import { requireScope } from "./access";
 import { asErasureLeavesIt, erasedIds, namesErased } from "./import-tombstones";
 import { indexMemories } from "./index-entries";
 import { memoryLinkHosts } from "./memories";
-import { WRITTEN_VIA } from "./provenance";
 import {
+  WRITTEN_VIA,
   ZCreateScopeInput,
   ZCreateThreadInput,
   ZImportInput,

@@ -5,9 +5,10 @@
  * this was recorded keeps nulls, which every reader shows as unknown rather than guessing.
  */
 import type { Actor } from "../../actor";
+import type { Tx } from "../../db/types";
 import { clientOfToken } from "../agent-tools/client-seen";
+import type { WRITTEN_VIA } from "./schemas";
 
-export const WRITTEN_VIA = ["mcp", "console", "api", "system"] as const;
 export type WrittenVia = (typeof WRITTEN_VIA)[number];
 
 export interface Provenance {
@@ -18,8 +19,8 @@ export interface Provenance {
   clientVersion: string | null;
 }
 
-/** The provenance of a write `actor` makes now. */
-export async function provenanceOf(actor: Actor): Promise<Provenance> {
+/** The provenance of a write `actor` makes now, inside the writer's transaction. */
+export async function provenanceOf(tx: Tx, actor: Actor): Promise<Provenance> {
   const none = { callId: null, clientName: null, clientVersion: null };
   switch (actor.kind) {
     case "user":
@@ -28,7 +29,7 @@ export async function provenanceOf(actor: Actor): Promise<Provenance> {
       return { writtenVia: "api", authorTokenId: `api_key:${actor.id}`, ...none };
     case "agent": {
       // A 2025-era tools/call names no client: the one its token's initialize introduced.
-      const client = actor.call?.client ?? (await clientOfToken(actor.tokenId));
+      const client = actor.call?.client ?? (await clientOfToken(tx, actor.tokenId));
       return {
         writtenVia: "mcp",
         authorTokenId: actor.tokenId,
