@@ -7,11 +7,20 @@ import { DomainError } from "./errors";
 import { type Role, roleAllows } from "./roles";
 
 export type Actor =
-  | { kind: "user"; id: string; email: string; name: string; role: Role }
+  | { kind: "user"; id: string; email: string; name: string; role: Role; sessionId?: string }
   | { kind: "api_key"; id: string; name: string; role: Role }
-  | { kind: "agent"; identityId: string; tokenId: string; label: string }
+  | { kind: "agent"; identityId: string; tokenId: string; label: string; call?: ToolCallContext }
   | { kind: "tool_host"; sourceId: string; label: string }
   | { kind: "system"; label: string };
+
+/**
+ * The Tool Call an agent acts within (set by /mcp around a tools/call): its call log id, and
+ * the MCP client that made it when the request or the token's initialize said so.
+ */
+export interface ToolCallContext {
+  id: string;
+  client: { name: string; version: string } | null;
+}
 
 export const SYSTEM: Actor = { kind: "system", label: "Quartermaster" };
 

@@ -61,6 +61,21 @@ export const REQUEST_ERROR_CODES = {
     status: 429,
     doc: "An SDK Tool Host reported a call's progress sooner than TOOL_PROGRESS_INTERVAL_MS after its last accepted report.",
   },
+  /** A scope file carries no signature and the importer did not accept an unsigned one. */
+  SCOPE_FILE_UNSIGNED: {
+    status: 422,
+    doc: "The scope file is not signed; import it only if you trust where it came from, accepting an unsigned file.",
+  },
+  /** A signed scope file whose lines no longer match their signed digests: details.lines names them. */
+  SCOPE_FILE_MODIFIED: {
+    status: 422,
+    doc: "The scope file was changed after it was signed; details.lines names the lines that differ.",
+  },
+  /** A scope file signed by a key this installation does not trust. */
+  SCOPE_FILE_UNTRUSTED: {
+    status: 422,
+    doc: "The scope file is signed by a key this installation does not trust; an admin may add it (details.fingerprint).",
+  },
   INTERNAL: { status: 500, doc: "Unexpected failure; the request id in the logs has details." },
   METHOD_NOT_ALLOWED: {
     status: 405,

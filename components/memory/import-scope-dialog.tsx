@@ -20,6 +20,7 @@ export function ImportScopeDialog({ open, onClose }: { open: boolean; onClose: (
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
+  const [acceptUnsigned, setAcceptUnsigned] = useState(false);
   const importScope = useMutation(
     trpc.scopes.import.mutationOptions({
       onSuccess: () =>
@@ -35,6 +36,7 @@ export function ImportScopeDialog({ open, onClose }: { open: boolean; onClose: (
     importScope.reset();
     setFile(null);
     setReadError(null);
+    setAcceptUnsigned(false);
     onClose();
   };
   const tooLarge = file !== null && file.size > MAX_BYTES;
@@ -49,7 +51,7 @@ export function ImportScopeDialog({ open, onClose }: { open: boolean; onClose: (
       setReadError("The file could not be read.");
       return;
     }
-    importScope.mutate({ jsonl });
+    importScope.mutate({ jsonl, acceptUnsigned });
   }
   const result = importScope.data;
   const fieldError =
@@ -75,6 +77,11 @@ export function ImportScopeDialog({ open, onClose }: { open: boolean; onClose: (
               result.imported.memories === 0 &&
               " Nothing was new: importing the same file twice changes nothing."}
           </Callout>
+          <p className="text-sm text-muted" data-testid="import-signature">
+            {result.signature.signed
+              ? `Signed by ${result.signature.signer}; every line matched its signature.`
+              : "Unsigned: imported because you accepted an unsigned file."}
+          </p>
           <p className="text-sm text-muted">
             Grants are not part of an export: grant Agent Identities access on the scope's page.
           </p>
@@ -110,6 +117,24 @@ export function ImportScopeDialog({ open, onClose }: { open: boolean; onClose: (
               />
             )}
           </Field>
+          <label className="flex items-start gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={acceptUnsigned}
+              onChange={(e) => {
+                importScope.reset();
+                setAcceptUnsigned(e.target.checked);
+              }}
+              className="mt-0.5 size-4 accent-[var(--accent)]"
+            />
+            <span>
+              Accept an unsigned file
+              <span className="block text-xs text-muted">
+                Nothing then shows where it came from or that it is whole: only for a file you trust. A signed file that
+                was changed is refused either way.
+              </span>
+            </span>
+          </label>
           <DialogActions onCancel={close} disabled={!file || tooLarge || importScope.isPending}>
             {importScope.isPending ? "Importing…" : "Import"}
           </DialogActions>

@@ -24,7 +24,32 @@ import { ScoreBreakdown, SignalLegend } from "./score-breakdown";
 import type { MemoryRow, ScopeItem } from "./types";
 import { useScopeVersion } from "./use-scope-version";
 
-const FILTERS = ["q", "kind", "tags", "thread", "from", "to", "history", "flagged"] as const;
+const FILTERS = [
+  "q",
+  "kind",
+  "tags",
+  "thread",
+  "from",
+  "to",
+  "history",
+  "flagged",
+  // Provenance (docs/decisions/0089): how it was written, and the token, Tool Call or client.
+  "via",
+  "token",
+  "callId",
+  "clientName",
+] as const;
+
+const VIA_OPTIONS = [
+  ["", "Written through anything"],
+  ["mcp", "By agents over /mcp"],
+  ["console", "In the console"],
+  ["api", "With an API key"],
+  ["system", "By Quartermaster"],
+  ["unknown", "Provenance unknown"],
+] as const;
+type Via = "mcp" | "console" | "api" | "system" | "unknown";
+const isVia = (v: string): v is Via => VIA_OPTIONS.some(([value]) => value && value === v);
 
 export function MemoriesPage() {
   return (
@@ -165,6 +190,10 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
       to,
       includeSuperseded: history,
       flagged: filters.flagged === "1" ? true : undefined,
+      writtenVia: isVia(filters.via) ? filters.via : undefined,
+      authorTokenId: filters.token || undefined,
+      callId: filters.callId || undefined,
+      clientName: filters.clientName || undefined,
     },
     // Every write to the scope moves its version; nothing else refetches the blocks.
     { refresh: { version }, unfiltered: { scopeId: scope.id, query: "", includeSuperseded: history } },
@@ -181,7 +210,20 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
   const onlyHistory = FILTERS.every((k) => k === "history" || !filters[k]);
   const clear = () => {
     setSearch("");
-    setFilters({ q: null, kind: null, tags: null, thread: null, from: null, to: null, history: null, flagged: null });
+    setFilters({
+      q: null,
+      kind: null,
+      tags: null,
+      thread: null,
+      from: null,
+      to: null,
+      history: null,
+      flagged: null,
+      via: null,
+      token: null,
+      callId: null,
+      clientName: null,
+    });
   };
   const toggleKind = (kind: string) =>
     setFilters({ kind: joinParam(kinds.includes(kind as never) ? kinds.filter((k) => k !== kind) : [...kinds, kind]) });
@@ -272,6 +314,24 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
             />
             Only flagged
           </label>
+          <label className="inline-flex items-center gap-2 text-sm">
+            <span className="sr-only">Written through</span>
+            <select
+              value={isVia(filters.via) ? filters.via : ""}
+              onChange={(e) => setFilters({ via: e.target.value || null })}
+              className="h-8 rounded-md border border-border bg-surface px-2 text-sm"
+              data-testid="via-filter"
+            >
+              {VIA_OPTIONS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {filters.callId && <Badge>Tool Call {filters.callId.slice(0, 8)}…</Badge>}
+          {filters.clientName && <Badge>Client {filters.clientName}</Badge>}
+          {filters.token && <Badge>Token {filters.token.slice(0, 16)}…</Badge>}
           {narrowed && (
             <Button variant="ghost" size="sm" onClick={clear}>
               Clear filters

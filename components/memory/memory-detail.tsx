@@ -152,6 +152,7 @@ function MemoryLoaded({ memory }: { memory: MemoryView }) {
               />
             </div>
           </Card>
+          <ProvenanceCard memory={memory} />
           <ChainCard memory={memory} />
           <ThreadsCard memory={memory} canWrite={canWrite && !erased} />
         </div>
@@ -237,6 +238,93 @@ function FlagCallout({ memory, canClear }: { memory: MemoryView; canClear: boole
         </div>
       )}
     </Callout>
+  );
+}
+
+const WRITTEN_VIA_LABEL: Record<string, string> = {
+  mcp: "An agent, over /mcp",
+  console: "The console",
+  api: "The API, with an API key",
+  system: "Quartermaster itself",
+};
+
+/**
+ * Where the memory came from (docs/decisions/0089). A memory written before provenance was
+ * recorded says unknown for each field rather than guessing from its author.
+ */
+function ProvenanceCard({ memory }: { memory: MemoryView }) {
+  const unknown = <span className="text-muted">Unknown</span>;
+  const none = <span className="text-muted">None</span>;
+  const recorded = memory.writtenVia !== null;
+  const code = (value: string) => (
+    <span className="flex items-center gap-2">
+      <code className="break-all font-mono text-xs">{value}</code>
+      <CopyButton value={value} label="Copy" />
+    </span>
+  );
+  const filtered = (param: string, value: string) =>
+    `/memory/memories?scope=${encodeURIComponent(memory.scopeId)}&${param}=${encodeURIComponent(value)}`;
+  return (
+    <Card data-testid="provenance">
+      <CardHeader
+        title="Provenance"
+        description={
+          recorded
+            ? "Who wrote it, with which credential, and for an agent the Tool Call and client."
+            : "Written before Quartermaster recorded provenance: only the author is known."
+        }
+      />
+      <div className="p-4">
+        <Facts
+          className="sm:grid-cols-1 lg:grid-cols-1"
+          items={[
+            {
+              label: "Author",
+              value: (
+                <span>
+                  {memory.authorLabel} <span className="text-muted">({memory.authorType.replace("_", " ")})</span>
+                </span>
+              ),
+            },
+            {
+              label: "Written through",
+              value: recorded ? (WRITTEN_VIA_LABEL[memory.writtenVia ?? ""] ?? memory.writtenVia) : unknown,
+            },
+            {
+              label: "Token or session",
+              value: memory.authorTokenId ? code(memory.authorTokenId) : recorded ? none : unknown,
+            },
+            {
+              label: "Tool Call",
+              value: memory.callId ? (
+                <span className="flex flex-col gap-1">
+                  {code(memory.callId)}
+                  <Link href={filtered("callId", memory.callId)} className="text-xs text-accent hover:underline">
+                    Memories this call wrote
+                  </Link>
+                </span>
+              ) : recorded ? (
+                none
+              ) : (
+                unknown
+              ),
+            },
+            {
+              label: "MCP client",
+              value: memory.clientName ? (
+                <Link href={filtered("clientName", memory.clientName)} className="hover:underline">
+                  {memory.clientName} {memory.clientVersion}
+                </Link>
+              ) : recorded && memory.writtenVia !== "mcp" ? (
+                none
+              ) : (
+                unknown
+              ),
+            },
+          ]}
+        />
+      </div>
+    </Card>
   );
 }
 

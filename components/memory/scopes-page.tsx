@@ -15,6 +15,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { useUrlState } from "@/components/ui/use-url-state";
 import { ImportScopeDialog } from "./import-scope-dialog";
 import { ScopeFormDialog } from "./scope-form-dialog";
+import { SigningKeysCard } from "./signing-keys-card";
 
 export function ScopesPage() {
   const trpc = useTRPC();
@@ -100,6 +101,7 @@ export function ScopesPage() {
           </Table>
         )}
       </QueryView>
+      <SigningKeysCard />
       {creating && <ScopeFormDialog open onClose={() => setParams({ new: null })} />}
       {importing && <ImportScopeDialog open onClose={() => setParams({ import: null })} />}
     </>

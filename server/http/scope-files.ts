@@ -2,6 +2,8 @@
  * A scope as a file: GET /api/v1/scopes/{id}/export streams its JSON Lines (however large
  * the scope), POST /api/v1/scopes/import takes a file up to the import limit, past the tRPC
  * body bound. Same callers as tRPC (a console session or an API key), same domain functions.
+ * Exports end with the installation's signature line; an import is checked against it, and
+ * an unsigned file is taken only with ?acceptUnsigned=true.
  */
 import type { Actor } from "../actor";
 import { requireScope } from "../domain/memory/access";
@@ -61,7 +63,9 @@ export async function handleScopeImport(request: Request): Promise<Response> {
   const actor = await caller(request);
   if (actor instanceof Response) return actor;
   try {
-    return Response.json(await importScope(actor, { jsonl: await request.text() }));
+    // An unsigned file only when the importer says so, as on tRPC (scope-signature.ts).
+    const acceptUnsigned = new URL(request.url).searchParams.get("acceptUnsigned") === "true";
+    return Response.json(await importScope(actor, { jsonl: await request.text(), acceptUnsigned }));
   } catch (error) {
     return failure(error);
   }

@@ -9,6 +9,7 @@
 import { type CallToolResult, ResourceNotFoundError, Server, type Tool } from "@modelcontextprotocol/server";
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
+import type { McpClient } from "../domain/agent-tools/client-seen";
 import { cancelRequest, requestKey } from "../domain/agent-tools/host-calls";
 import type { ProgressUpdate } from "../domain/agent-tools/host-progress";
 import { instructionsFor } from "../domain/agent-tools/instructions";
@@ -61,7 +62,7 @@ export async function buildMcpServer(
   actor: Actor,
   signal: AbortSignal,
   revision: string,
-  options: { instructions: boolean } = { instructions: true },
+  options: { instructions: boolean; client?: McpClient | null } = { instructions: true },
 ): Promise<Server> {
   const agent = actor as AgentActor;
   const server = new Server(
@@ -114,10 +115,12 @@ export async function buildMcpServer(
       const forwarded = forwardedCall(forwarding, { name, arguments: args });
       const call = "result" in forwarded ? { name, arguments: args } : forwarded;
       // Rate limits, the call log, the span and the metrics of every call (domain/calls).
-      const { result, confirm } = await observeToolCall(actor, call, async () => {
+      const { result, confirm } = await observeToolCall(actor, call, async (callId) => {
         if ("result" in forwarded) return forwarded;
         const builtIn = builtInTool(call.name);
-        if (builtIn) return await runTool(builtIn, call.arguments, { actor: agent, signal });
+        // What a built-in writes names this call and its client (a memory's provenance).
+        const inCall: AgentActor = { ...agent, call: { id: callId, client: options.client ?? null } };
+        if (builtIn) return await runTool(builtIn, call.arguments, { actor: inCall, signal });
         try {
           return await callOfferedTool(actor, {
             ...call,

@@ -19,7 +19,15 @@ export async function sessionActor(headers: Headers): Promise<Actor | null> {
   if (!session) return null;
   const user = session.user as typeof session.user & { role?: string; disabledAt?: Date | null };
   if (user.disabledAt) return null;
-  return { kind: "user", id: user.id, email: user.email, name: user.name, role: (user.role ?? "viewer") as Role };
+  return {
+    kind: "user",
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: (user.role ?? "viewer") as Role,
+    // A memory's provenance names the session that wrote it (never its token).
+    sessionId: session.session.id,
+  };
 }
 
 export async function createContext(headers: Headers, requestId = requestIdOf(headers)): Promise<Context> {

@@ -13,6 +13,7 @@ import {
   proposalsRouter,
   retentionRouter,
   scopesRouter,
+  signingKeysRouter,
   threadsRouter,
 } from "./routers/memory";
 import { reviewRouter } from "./routers/review";
@@ -30,6 +31,7 @@ export const appRouter = router({
   review: reviewRouter,
   identities: identitiesRouter,
   scopes: scopesRouter,
+  signingKeys: signingKeysRouter,
   memories: memoriesRouter,
   facts: factsRouter,
   threads: threadsRouter,

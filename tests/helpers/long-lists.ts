@@ -107,7 +107,7 @@ export async function seedLongLists(): Promise<SeededLongLists> {
     ),
   );
   const memories = memoryScopeFile(LONG_LISTS.memoryScope, LONG_LISTS.memories, { proposals: LONG_LISTS.proposals });
-  await importScope(SYSTEM, { jsonl: memories.jsonl });
+  await importScope(SYSTEM, { jsonl: memories.jsonl, acceptUnsigned: true });
   return {
     identityId: identity.id,
     sourceIds: hosts.map((h) => h.id),

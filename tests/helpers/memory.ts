@@ -7,6 +7,12 @@ import { createScope, grantScope } from "@/server/domain/memory/scopes";
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${++n}`;
 
+/** A scope file without its signature line: what a hand-edited file is once its signature no longer holds. */
+export function withoutSignature(jsonl: string): string {
+  const lines = jsonl.split("\n").filter((l) => l.trim() && !l.startsWith('{"type":"signature"'));
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}
+
 export async function makeScope(name = unique("scope")) {
   return createScope(SYSTEM, { name });
 }

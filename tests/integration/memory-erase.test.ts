@@ -18,7 +18,7 @@ import { searchMemories } from "@/server/domain/memory/search";
 import { getThreadByName, removeThreadMembers } from "@/server/domain/memory/threads";
 import { makeUser } from "../helpers/actors";
 import { withTestDatabase } from "../helpers/db";
-import { makeScope, remember } from "../helpers/memory";
+import { makeScope, remember, withoutSignature } from "../helpers/memory";
 import { tracesOf } from "../helpers/traces";
 
 withTestDatabase();
@@ -132,7 +132,7 @@ describe("re-importing an export taken before an erasure", () => {
 
     // The same lines under new ids (a hand-edited file) fare no better, nor does a merge built
     // from the erased memory: it arrives erased, and what it superseded stays current.
-    const lines = old
+    const lines = withoutSignature(old)
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -162,7 +162,10 @@ describe("re-importing an export taken before an erasure", () => {
         pinnedAt: "2026-01-01T00:00:00.000Z",
       },
     );
-    const crafted = await importScope(SYSTEM, { jsonl: `${edited.map((l) => JSON.stringify(l)).join("\n")}\n` });
+    const crafted = await importScope(SYSTEM, {
+      jsonl: `${edited.map((l) => JSON.stringify(l)).join("\n")}\n`,
+      acceptUnsigned: true,
+    });
     expect(crafted.imported).toMatchObject({ memories: 2, facts: 0, proposals: 0, members: 0 });
     expect(await tracesOf(secret)).toEqual([]);
     expect(await getMemory(SYSTEM, { id: mergeId })).toMatchObject({ state: "erased", body: null });

@@ -42,7 +42,7 @@ describe("memory lists", () => {
   it("read by offset block by block equal the whole list, newest first with write order among memories sharing a time", async () => {
     const api = await curatorApi();
     const file = memoryScopeFile(`lists-${Date.now()}`, N);
-    await api.scopes.import({ jsonl: file.jsonl });
+    await api.scopes.import({ jsonl: file.jsonl, acceptUnsigned: true });
 
     const whole = await api.memories.list({ scopeId: file.scopeId, limit: 500 });
     expect(whole.total).toBe(N);
@@ -80,7 +80,7 @@ describe("memory lists", () => {
   it("a thread's members, the threads and the proposals read by offset equal the whole list", async () => {
     const api = await curatorApi();
     const file = memoryScopeFile(`members-${Date.now()}`, N, { proposals: 120 });
-    await api.scopes.import({ jsonl: file.jsonl });
+    await api.scopes.import({ jsonl: file.jsonl, acceptUnsigned: true });
     await api.threads.pin({ threadId: file.threadId, memoryId: file.ids[7] as string, pinned: true });
 
     const members = await api.threads.members({ threadId: file.threadId, limit: 500 });

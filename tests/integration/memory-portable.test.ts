@@ -12,9 +12,10 @@ import { supersedeMemory } from "@/server/domain/memory/memories";
 import { exportScope, importScope } from "@/server/domain/memory/portable";
 import { acceptProposal, listProposals, rejectProposal } from "@/server/domain/memory/proposals";
 import { searchMemories } from "@/server/domain/memory/search";
+import { listSigningKeys, trustSigningKey } from "@/server/domain/memory/signing-keys";
 import { archiveThread, listThreads, pinThreadMember } from "@/server/domain/memory/threads";
 import { openFromTemplate, withTestDatabase } from "../helpers/db";
-import { makeScope, remember } from "../helpers/memory";
+import { makeScope, remember, withoutSignature } from "../helpers/memory";
 
 const first = withTestDatabase();
 
@@ -52,25 +53,43 @@ describe("export and import", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l).type as string);
-    expect(new Set(types)).toEqual(new Set(["scope", "memory", "fact", "thread", "thread_member", "proposal"]));
+    expect(new Set(types)).toEqual(
+      new Set(["scope", "memory", "fact", "thread", "thread_member", "proposal", "signature"]),
+    );
+    expect(types.at(-1)).toBe("signature");
+    const firstKey = (await listSigningKeys(SYSTEM, {})).installation;
 
-    // Into an empty database.
+    // Into an empty database: another installation, with a key of its own.
     const original = first.current();
     const empty = await openFromTemplate();
     installDatabase(empty.opened);
     try {
+      await expect(importScope(SYSTEM, { jsonl: exported.jsonl })).rejects.toMatchObject({
+        code: "SCOPE_FILE_UNTRUSTED",
+        details: { fingerprint: firstKey.fingerprint },
+      });
+      await trustSigningKey(SYSTEM, { publicKey: firstKey.publicKey, label: "first installation" });
       const imported = await importScope(SYSTEM, { jsonl: exported.jsonl });
+      expect(imported.signature).toEqual({
+        signed: true,
+        fingerprint: firstKey.fingerprint,
+        signer: "first installation",
+      });
       expect(imported.createdScope).toBe(true);
       expect(imported.imported.memories).toBe(types.filter((t) => t === "memory").length);
+      // Line for line, but for the signature: this installation signs with its own key.
       const again = await exportScope(SYSTEM, { scopeId: scope.id });
-      expect(again.jsonl).toBe(exported.jsonl);
+      expect(withoutSignature(again.jsonl)).toBe(withoutSignature(exported.jsonl));
+      expect(again.jsonl.trim().split("\n").at(-1)).not.toContain(firstKey.fingerprint);
 
       const twice = await importScope(SYSTEM, { jsonl: exported.jsonl });
       expect(twice).toMatchObject({
         createdScope: false,
         imported: { memories: 0, facts: 0, threads: 0, members: 0, proposals: 0 },
       });
-      expect((await exportScope(SYSTEM, { scopeId: scope.id })).jsonl).toBe(exported.jsonl);
+      expect(withoutSignature((await exportScope(SYSTEM, { scopeId: scope.id })).jsonl)).toBe(
+        withoutSignature(exported.jsonl),
+      );
 
       // The imported memories are searchable there, current ones only.
       const found = await searchMemories(SYSTEM, { scopeId: scope.id, query: "how do we roll back" });
@@ -83,7 +102,7 @@ describe("export and import", () => {
   });
 
   it("refuses a file that is not an export, naming the line", async () => {
-    await expect(importScope(SYSTEM, { jsonl: '{"type":"memory"}\n' })).rejects.toMatchObject({
+    await expect(importScope(SYSTEM, { jsonl: '{"type":"memory"}\n', acceptUnsigned: true })).rejects.toMatchObject({
       code: "INVALID_INPUT",
       message: expect.stringMatching(/line 1.*scope/),
     });
@@ -91,7 +110,7 @@ describe("export and import", () => {
     await remember(scope.id, "x");
     const { jsonl } = await exportScope(SYSTEM, { scopeId: scope.id });
     const broken = `${jsonl.split("\n")[0]}\n{"type":"memory","id":1}\n`;
-    await expect(importScope(SYSTEM, { jsonl: broken })).rejects.toMatchObject({
+    await expect(importScope(SYSTEM, { jsonl: broken, acceptUnsigned: true })).rejects.toMatchObject({
       message: expect.stringMatching(/line 2/),
     });
   });
@@ -100,7 +119,8 @@ describe("export and import", () => {
     const scope = await makeScope();
     await remember(scope.id, "A memory to carry the file.", { tags: ["deploys"], threads: ["runbook"] });
     const { jsonl } = await exportScope(SYSTEM, { scopeId: scope.id });
-    const lines = jsonl
+    // Edited by hand, so unsigned: each file is imported accepting that.
+    const lines = withoutSignature(jsonl)
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -144,7 +164,7 @@ describe("export and import", () => {
     try {
       const db = await getDb();
       for (const [what, file, message] of cases) {
-        await expect(importScope(SYSTEM, { jsonl: file }), what).rejects.toMatchObject({
+        await expect(importScope(SYSTEM, { jsonl: file, acceptUnsigned: true }), what).rejects.toMatchObject({
           code: "INVALID_INPUT",
           message: expect.stringMatching(message),
         });
@@ -152,11 +172,16 @@ describe("export and import", () => {
         expect(await db.memory.count(), what).toBe(0);
       }
       // The message says what is wrong with the name, not that the line describes no scope.
-      await expect(importScope(SYSTEM, { jsonl: withLine("scope", { name: "<b>" }) })).rejects.toMatchObject({
+      await expect(
+        importScope(SYSTEM, { jsonl: withLine("scope", { name: "<b>" }), acceptUnsigned: true }),
+      ).rejects.toMatchObject({
         message: expect.not.stringMatching(/must describe the scope/),
       });
       // A name the rule allows still imports, and the file as exported still does.
-      const renamed = await importScope(SYSTEM, { jsonl: withLine("scope", { name: `Imported ${scope.name}` }) });
+      const renamed = await importScope(SYSTEM, {
+        jsonl: withLine("scope", { name: `Imported ${scope.name}` }),
+        acceptUnsigned: true,
+      });
       expect(renamed).toMatchObject({ createdScope: true, imported: { memories: 1, threads: 1 } });
     } finally {
       await closeDatabase();

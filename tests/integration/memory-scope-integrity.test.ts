@@ -162,7 +162,7 @@ describe("an import reaches no other scope", () => {
       fetch(`${server.url}/api/trpc/scopes.import`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ json: { jsonl } }),
+        body: JSON.stringify({ json: { jsonl, acceptUnsigned: true } }),
       });
     const at = "2026-01-01T00:00:00.000Z";
     const a = await post(
@@ -249,7 +249,7 @@ describe("an import reaches no other scope", () => {
     ];
     for (const [label, build, where] of cases) {
       const file = attackerFile(`attacker-${randomUUID().slice(0, 8)}`);
-      const refused = await importScope(SYSTEM, { jsonl: build(file) }).then(
+      const refused = await importScope(SYSTEM, { jsonl: build(file), acceptUnsigned: true }).then(
         () => null,
         (e: Error) => e.message,
       );
@@ -275,7 +275,7 @@ describe("an import reaches no other scope", () => {
       supersededById: i === 0 ? ids[599] : null,
       supersededAt: i === 0 ? "2026-01-02T00:00:00.000Z" : null,
     }));
-    const result = await importScope(SYSTEM, { jsonl: file.jsonl(memories) });
+    const result = await importScope(SYSTEM, { jsonl: file.jsonl(memories), acceptUnsigned: true });
     expect(result.imported.memories).toBe(601);
     expect(await getMemory(SYSTEM, { id: ids[0] as string })).toMatchObject({
       state: "superseded",

@@ -14,7 +14,7 @@ import { exportScope, importScope } from "@/server/domain/memory/portable";
 import { callerFor, makeUser } from "../helpers/actors";
 import { withTestDatabase } from "../helpers/db";
 import { mcpRoute } from "../helpers/mcp-route";
-import { makeAgent, makeScope } from "../helpers/memory";
+import { makeAgent, makeScope, withoutSignature } from "../helpers/memory";
 
 withTestDatabase();
 const mcp = mcpRoute();
@@ -219,7 +219,10 @@ describe("write-time screening", () => {
         return l;
       })
       .join("\n");
-    await importScope(SYSTEM, { jsonl: `${file.replaceAll(scope.id, newScope)}\n` });
+    await importScope(SYSTEM, {
+      jsonl: withoutSignature(`${file.replaceAll(scope.id, newScope)}\n`),
+      acceptUnsigned: true,
+    });
     const db = await getDb();
     expect(await db.memory.findUniqueOrThrow({ where: { id: newMemory } })).toMatchObject({
       flagged: true,

@@ -36,7 +36,8 @@ describe("scope files", () => {
     expect(exported.headers.get("content-disposition")).toMatch(/attachment; filename=".*\.jsonl"/);
     const file = await exported.text();
     expect(Buffer.byteLength(file)).toBeGreaterThan(LIMITS.TRPC_REQUEST_BODY_BYTES.value);
-    expect(file.trim().split("\n")).toHaveLength(1 + 161);
+    // The scope, its memories, and the signature.
+    expect(file.trim().split("\n")).toHaveLength(1 + 161 + 1);
 
     const unauthenticated = await handleScopeExport(
       new Request(`${ORIGIN}/api/v1/scopes/${scope.id}/export`),

@@ -15,7 +15,7 @@ import { grantScope } from "@/server/domain/memory/scopes";
 import { serveApp } from "../helpers/app-server";
 import { withTestDatabase } from "../helpers/db";
 import { callTool } from "../helpers/mcp-rpc";
-import { makeScope, remember } from "../helpers/memory";
+import { makeScope, remember, withoutSignature } from "../helpers/memory";
 
 withTestDatabase();
 
@@ -103,7 +103,7 @@ describe("text the database cannot store", () => {
         .replaceAll(scope.id, randomUUID())
         .replace(`"name":"${scope.name}"`, `"name":"${scope.name}-copy"`)
         .replace("A note to export.", `A note${escaped} to export.`);
-      const refused = await importScope(SYSTEM, { jsonl: renamed }).then(
+      const refused = await importScope(SYSTEM, { jsonl: withoutSignature(renamed), acceptUnsigned: true }).then(
         () => null,
         (e: Error) => e.message,
       );

@@ -5,6 +5,7 @@
  * made (proxied, pooled, built-in) stays apart from how it is watched.
  */
 
+import { randomUUID } from "node:crypto";
 import type { Actor } from "../../actor";
 import { DomainError } from "../../errors";
 import { metrics } from "../../observability/metrics";
@@ -119,12 +120,16 @@ export async function observeSourceRequest<T>(
   );
 }
 
-/** Runs `dispatch` under the call's rate limits and watch; answers what it dispatched. */
+/**
+ * Runs `dispatch` under the call's rate limits and watch; answers what it dispatched.
+ * `dispatch` is handed the call log id the call will be recorded under.
+ */
 export async function observeToolCall(
   actor: Actor,
   call: { name: string; arguments?: unknown },
-  dispatch: () => Promise<Dispatched>,
+  dispatch: (callId: string) => Promise<Dispatched>,
 ): Promise<Dispatched> {
+  const callId = randomUUID();
   const builtIn = BUILT_IN_TOOL_NAMES.has(call.name);
   const kind = builtIn ? "built_in" : "catalog";
   const startedAt = new Date();
@@ -146,7 +151,7 @@ export async function observeToolCall(
           return { result, outcome };
         }
         try {
-          const dispatched = await dispatch();
+          const dispatched = await dispatch(callId);
           ({ result, outcome } = dispatched);
           return dispatched;
         } finally {
@@ -167,6 +172,7 @@ export async function observeToolCall(
         metrics.toolCallSeconds.observe(labels, durationMs / 1000);
         if (identityId)
           recordCall({
+            id: callId,
             startedAt,
             durationMs: Math.round(durationMs),
             identityId,

@@ -21,6 +21,8 @@ import { ERASED_PAYLOAD, memoryIdCandidates, UNRECORDED_PAYLOAD } from "./memory
 import type { CallOutcome } from "./outcome";
 
 export interface FinishedCall {
+  /** Chosen before the call ran, so what it wrote can name its row (a memory's provenance). */
+  id?: string;
   startedAt: Date;
   durationMs: number;
   identityId: string;
@@ -226,7 +228,7 @@ async function writeBatch(batch: FinishedCall[]): Promise<void> {
     const t = c.builtIn || c.source ? undefined : tool.get(c.toolName);
     const keepDays = capture.get(c.identityId);
     return {
-      id: randomUUID(),
+      id: c.id ?? randomUUID(),
       startedAt: c.startedAt,
       durationMs: c.durationMs,
       identityId: c.identityId,

@@ -20,6 +20,7 @@ import { memoryVisible, memoryWhere, requireMemoryScope, requireScope } from "./
 import { fingerprintOf } from "./consolidator";
 import { writeFacts } from "./facts";
 import { indexMemory } from "./index-entries";
+import { provenanceOf } from "./provenance";
 import { type TCreateMemoryInput, ZCreateMemoryInput, ZGetManyInput, ZMemoryIdInput, ZSupersedeInput } from "./schemas";
 import { flagReason, screenMemoryBody } from "./screening";
 import { contentHash, titleOf } from "./text";
@@ -88,13 +89,15 @@ export interface HeldEffects {
  * An Agent Identity's write to a scope under review is quarantined: stored, with its facts,
  * but it joins no thread, supersedes nothing and closes no fact series until a curator
  * accepts the `admit` proposal filed here, which carries those effects (decision 0090).
+ * `onBehalfOf`: whose request made the write when the author is the system (an accepted
+ * merge): its token, session and Tool Call are the memory's provenance.
  */
 export async function writeMemory(
   tx: Tx,
   actor: Actor,
   scopeId: string,
   raw: TCreateMemoryInput,
-  held: Pick<HeldEffects, "handoffToThread"> = {},
+  { onBehalfOf, ...held }: Pick<HeldEffects, "handoffToThread"> & { onBehalfOf?: Actor } = {},
 ): Promise<WrittenMemory> {
   const input = parseInput(ZCreateMemoryInput, raw);
   const bytes = checkBodySize(input.body);
@@ -140,6 +143,7 @@ export async function writeMemory(
       flagReasons,
       flagged: flagReasons.length > 0,
       quarantined,
+      ...(await provenanceOf(tx, onBehalfOf ?? actor)),
     },
     select: {
       id: true,
@@ -266,6 +270,11 @@ const MEMORY = {
   quarantined: true,
   admittedAt: true,
   admittedBy: true,
+  writtenVia: true,
+  authorTokenId: true,
+  callId: true,
+  clientName: true,
+  clientVersion: true,
 } as const;
 
 type MemoryRow = { [K in keyof typeof MEMORY]: unknown } & {

@@ -1,9 +1,11 @@
 /**
  * A scope as JSON Lines, so it can move between installations: the scope, then every memory
- * (tombstones included), fact, thread, membership and proposal with its decision, ids and
- * times as they are. Importing writes it all in one transaction and skips what is already
- * there, so importing the same file twice changes nothing. Grants are not exported: they
- * name Agent Identities of the installation the scope came from.
+ * (tombstones included, with its provenance and screening flag), fact, thread, membership
+ * and proposal with its decision, ids and times as they are, and last a signature line
+ * (scope-signature.ts). Importing checks the signature, then writes it all in one
+ * transaction and skips what is already there, so importing the same file twice changes
+ * nothing. Grants are not exported: they name Agent Identities of the installation the
+ * scope came from.
  */
 
 import { z } from "zod";
@@ -22,6 +24,7 @@ import { asErasureLeavesIt, erasedIds, namesErased } from "./import-tombstones";
 import { indexMemories } from "./index-entries";
 import { memoryLinkHosts } from "./memories";
 import {
+  WRITTEN_VIA,
   ZCreateScopeInput,
   ZCreateThreadInput,
   ZImportInput,
@@ -30,6 +33,7 @@ import {
   ZTag,
   ZThreadName,
 } from "./schemas";
+import { signedLines, verifyScopeFile } from "./scope-signature";
 import { flagReason, screenMemoryBody } from "./screening";
 
 export const EXPORT_FORMAT = "quartermaster.scope/v1";
@@ -70,6 +74,16 @@ const ZMemoryLine = z.object({
   erasedAt: maybeDate,
   erasedBy: z.string().nullable(),
   erasureReason: z.string().nullable(),
+  // Optional: files exported before these were recorded lack them (provenance unknown).
+  flagged: z.boolean().optional(),
+  flagReasons: z.array(z.string().max(200)).max(50).optional(),
+  flagClearedAt: maybeDate.optional(),
+  flagClearedBy: z.string().max(400).nullable().optional(),
+  writtenVia: z.enum(WRITTEN_VIA).nullable().optional(),
+  authorTokenId: z.string().max(200).nullable().optional(),
+  callId: z.string().max(200).nullable().optional(),
+  clientName: z.string().max(200).nullable().optional(),
+  clientVersion: z.string().max(200).nullable().optional(),
 });
 const ZFactLine = z.object({
   type: z.literal("fact"),
@@ -135,11 +149,15 @@ export async function exportScope(actor: Actor, raw: unknown): Promise<{ name: s
 }
 
 /**
- * The export, a line at a time (a download streams it). Access is the caller's to check.
+ * The export, a line at a time, signed (a download streams it). Access is the caller's to check.
  * Writes still held for review are not the scope's yet: an export leaves them out, with
  * their facts and every admit proposal, whoever exports (decision 0090).
  */
-export async function* exportLines(scopeId: string): AsyncGenerator<string> {
+export function exportLines(scopeId: string): AsyncGenerator<string> {
+  return signedLines(contentLines(scopeId));
+}
+
+async function* contentLines(scopeId: string): AsyncGenerator<string> {
   const db = await getDb();
   const scope = await db.scope.findUniqueOrThrow({ where: { id: scopeId } });
   yield JSON.stringify({
@@ -170,6 +188,7 @@ export async function* exportLines(scopeId: string): AsyncGenerator<string> {
         supersededAt: iso(m.supersededAt),
         discardedAt: iso(m.discardedAt),
         erasedAt: iso(m.erasedAt),
+        flagClearedAt: iso(m.flagClearedAt),
       });
   }
   const facts = await db.fact.findMany({
@@ -218,7 +237,7 @@ type Parsed = {
   lineOf: WeakMap<object, number>;
 };
 
-function parseJsonl(jsonl: string): Parsed {
+function checkImportSize(jsonl: string): void {
   const bytes = Buffer.byteLength(jsonl);
   const max = LIMITS.SCOPE_IMPORT_BYTES.value;
   if (bytes > max)
@@ -227,7 +246,11 @@ function parseJsonl(jsonl: string): Parsed {
       limit: max,
       measured: bytes,
     });
-  const lines = jsonl.split("\n").filter((l) => l.trim());
+}
+
+/** `fileLines`: the file's lines without its signature, so a line's number is its number in the file. */
+function parseJsonl(fileLines: string[]): Parsed {
+  const lines = fileLines.filter((l) => l.trim());
   const parsed: Parsed = {
     scope: undefined as never,
     memories: [],
@@ -395,13 +418,41 @@ async function requireSelfContained(tx: Tx, scopeId: string, data: Parsed): Prom
     );
 }
 
-function screenedBody(body: string | null) {
-  const flagReasons = body ? screenMemoryBody(body, { allowedHosts: memoryLinkHosts() }).map(flagReason) : [];
-  return { flagReasons, flagged: flagReasons.length > 0 };
+type MemoryLine = z.output<typeof ZMemoryLine>;
+
+/**
+ * A file is text from elsewhere: its memories are screened as any write is. What the file
+ * says about screening is believed only as far as its signature vouches for it: a signed
+ * file's cleared memory stays cleared (a curator there read it) and its flags are kept; an
+ * unsigned file may add a flag, never clear one.
+ */
+function flagOnImport(m: Omit<MemoryLine, "type">, signed: boolean) {
+  const screened = m.body ? screenMemoryBody(m.body, { allowedHosts: memoryLinkHosts() }).map(flagReason) : [];
+  const claimed = m.flagReasons ?? [];
+  const flagReasons = [...new Set([...claimed, ...screened])];
+  if (signed && m.flagged === false && m.flagClearedAt)
+    return {
+      flagReasons,
+      // Cleared there for the reasons it carried; a rule only this installation has trips anew.
+      flagged: screened.some((r) => !claimed.includes(r)),
+      flagClearedAt: m.flagClearedAt,
+      flagClearedBy: m.flagClearedBy ?? null,
+    };
+  return {
+    flagReasons,
+    flagged: screened.length > 0 || m.flagged === true,
+    flagClearedAt: null,
+    flagClearedBy: null,
+  };
 }
 
-export const importScope = operation({ role: "curator", input: ZImportInput }, async (actor, { jsonl }) => {
-  const data = parseJsonl(jsonl);
+export const importScope = operation({ role: "curator", input: ZImportInput }, async (actor, input) => {
+  checkImportSize(input.jsonl);
+  const { lines, verified } = await verifyScopeFile(input.jsonl, { acceptUnsigned: input.acceptUnsigned });
+  const data = parseJsonl(lines);
+  const signature = verified.signed
+    ? { signed: true as const, fingerprint: verified.fingerprint, signer: verified.signer }
+    : { signed: false as const, acceptedUnsigned: true };
   const db = await getDb();
   const result = await db.$transaction(
     async (tx) => {
@@ -417,8 +468,12 @@ export const importScope = operation({ role: "curator", input: ZImportInput }, a
       for (let i = 0; i < memoryLines.length; i += 500) {
         const batch = memoryLines.slice(i, i + 500);
         const rows = await tx.memory.createManyAndReturn({
-          // A file is text from elsewhere: its memories are screened as any write is.
-          data: batch.map(({ type: _t, ...m }) => ({ ...m, scopeId, supersededById: null, ...screenedBody(m.body) })),
+          data: batch.map(({ type: _t, ...m }) => ({
+            ...m,
+            scopeId,
+            supersededById: null,
+            ...flagOnImport(m, verified.signed),
+          })),
           skipDuplicates: true,
           select: { id: true },
         });
@@ -481,9 +536,9 @@ export const importScope = operation({ role: "curator", input: ZImportInput }, a
         targetType: "scope",
         targetId: scopeId,
         targetLabel: data.scope.name,
-        details: { createdScope: created, ...counts, skippedErased },
+        details: { createdScope: created, ...counts, skippedErased, signature },
       });
-      return { scopeId, name: data.scope.name, createdScope: created, imported: counts, skippedErased };
+      return { scopeId, name: data.scope.name, createdScope: created, imported: counts, skippedErased, signature };
     },
     { timeout: 600_000, maxWait: 30_000 },
   );

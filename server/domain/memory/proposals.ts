@@ -177,6 +177,7 @@ async function applyMerge(
       occurredAt: new Date(Math.min(...originals.map((m) => m.occurredAt.getTime()))),
       facts: [...facts.values()],
     },
+    { onBehalfOf: actor },
   );
   const now = new Date();
   await tx.memory.update({ where: { id: merged.id }, data: { mergedFrom: memoryIds } });

@@ -121,8 +121,28 @@ export const ZEraseInput = z.object({
   reason: z.string().trim().min(3, "reason must say why (e.g. the request it answers)").max(1000),
 });
 
+/** How a memory's write reached Quartermaster (provenance.ts); null on memories written before it was recorded. */
+export const WRITTEN_VIA = ["mcp", "console", "api", "system"] as const;
+
+/**
+ * Where a memory came from (provenance.ts), as filters of the console's list and tRPC's
+ * search: `writtenVia: "unknown"` finds memories written before provenance was recorded.
+ */
+const provenanceFilters = {
+  writtenVia: z.enum([...WRITTEN_VIA, "unknown"]).optional(),
+  /** The person, API key or Agent Identity that wrote it. */
+  authorId: z.string().trim().min(1).max(200).optional(),
+  /** The agent token (or oauth:<grant>), api_key:<id> or session:<id> behind the write. */
+  authorTokenId: z.string().trim().min(1).max(200).optional(),
+  /** The call log id of the Tool Call that wrote it. */
+  callId: z.string().trim().min(1).max(200).optional(),
+  /** The MCP client's name, exactly as it introduced itself. */
+  clientName: z.string().trim().min(1).max(200).optional(),
+};
+
 export const ZSearchInput = z
   .object({
+    ...provenanceFilters,
     scopeId: id("scopeId"),
     /** Words, a question or a phrase; empty lists the newest memories matching the filters. */
     query: z
@@ -166,6 +186,7 @@ export const ZListMemoriesInput = z
     includeSuperseded: z.boolean().default(false),
     /** Curators' review: only the memories screening flagged (true) or only the others (false). */
     flagged: z.boolean().optional(),
+    ...provenanceFilters,
     cursor: z.string().max(20).optional(),
     limit: z.number().int().min(1).max(LIMITS.PAGE_SIZE_MAX.value).default(200),
   })
@@ -239,6 +260,8 @@ export const ZDecideManyInput = z.object({
 
 export const ZImportInput = z.object({
   jsonl: z.string().min(1, "jsonl must hold an exported scope"),
+  /** An unsigned file is refused unless the importer says it trusts it anyway. */
+  acceptUnsigned: z.boolean().default(false),
 });
 
 // ── Agents' session tools (briefing, debrief, handoff), shared with /mcp ──

@@ -107,7 +107,9 @@ interface Candidate {
 type SearchFilters = Pick<
   ReturnType<typeof ZSearchInput.parse>,
   "scopeId" | "query" | "threadId" | "kinds" | "tags" | "from" | "to" | "includeSuperseded"
-> & { flagged?: boolean };
+> & { flagged?: boolean } & Partial<
+    Pick<ReturnType<typeof ZSearchInput.parse>, "writtenVia" | "authorId" | "authorTokenId" | "callId" | "clientName">
+  >;
 
 /** Parameters and WHERE of the filters, shared by every statement of one search. */
 export class Filters {
@@ -124,6 +126,12 @@ export class Filters {
     if (input.from) f.where.push(`m."occurredAt" >= ${f.arg(input.from)}`);
     if (input.to) f.where.push(`m."occurredAt" < ${f.arg(input.to)}`);
     if (input.flagged !== undefined) f.where.push(`m.flagged = ${f.arg(input.flagged)}`);
+    if (input.writtenVia === "unknown") f.where.push(`m."writtenVia" IS NULL`);
+    else if (input.writtenVia) f.where.push(`m."writtenVia" = ${f.arg(input.writtenVia)}`);
+    if (input.authorId) f.where.push(`m."authorId" = ${f.arg(input.authorId)}`);
+    if (input.authorTokenId) f.where.push(`m."authorTokenId" = ${f.arg(input.authorTokenId)}`);
+    if (input.callId) f.where.push(`m."callId" = ${f.arg(input.callId)}`);
+    if (input.clientName) f.where.push(`m."clientName" = ${f.arg(input.clientName)}`);
     if (input.threadId)
       f.where.push(
         `EXISTS (SELECT 1 FROM thread_member tm WHERE tm."memoryId" = m.id AND tm."threadId" = ${f.arg(input.threadId)})`,

@@ -47,6 +47,7 @@ import {
   updateScope,
 } from "../../domain/memory/scopes";
 import { listMemories, searchMemories } from "../../domain/memory/search";
+import { listSigningKeys, trustSigningKey, untrustSigningKey } from "../../domain/memory/signing-keys";
 import {
   addThreadMembers,
   archiveThread,
@@ -89,6 +90,12 @@ export const scopesRouter = router({
     .input(ZScopeIdInput)
     .query(({ ctx, input }) => exportScope(ctx.actor, input)),
   import: mutationOf(importScope),
+});
+
+export const signingKeysRouter = router({
+  list: queryOf(listSigningKeys),
+  trust: mutationOf(trustSigningKey),
+  untrust: mutationOf(untrustSigningKey),
 });
 
 export const memoriesRouter = router({
