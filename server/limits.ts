@@ -201,6 +201,18 @@ export const LIMITS = {
   ),
   BRIEFING_BODY_CHARS: setting(400, "characters of each memory body a briefing returns (truncated beyond)"),
   DEBRIEF_ITEMS: setting(20, "learned items, and decisions, one debrief may record"),
+  // The resource-link evidence (docs/decisions/0091): did an agent read in full a memory
+  // search or briefing returned truncated, and which client was it.
+  MEMORY_LINK_FOLLOW_MINUTES: setting(
+    30,
+    "after a truncated return, how long a read of that memory by the same identity and token counts as following it",
+  ),
+  MEMORY_LINK_EVIDENCE_DAYS: setting(30, "days truncated returns are kept for the follow rate (swept after)"),
+  MEMORY_LINK_EVIDENCE_ROWS: setting(
+    100_000,
+    "truncated returns kept for the follow rate in all (the oldest go first past it)",
+  ),
+  MEMORY_SCREENING_BACKFILL_BATCH: setting(500, "memories written before screening that one scheduler round screens"),
   CATALOG_ARGUMENT_VALIDATORS: setting(
     500,
     "compiled input-schema validators /mcp keeps per process (least recently used go)",

@@ -17,6 +17,7 @@ import {
 import { fmtBytes } from "@/universal/format";
 import { type Actor, actorId } from "../actor";
 import { trustedOrigins } from "../auth";
+import { type ClientOf, clientOfMessage, rememberTokenClient, requestClient } from "../domain/agent-tools/mcp-client";
 import { authenticateOAuthAccessToken, isOAuthAccessToken } from "../domain/identities/oauth-tokens";
 import { authenticateAgentToken } from "../domain/identities/tokens";
 import { DomainError } from "../errors";
@@ -48,6 +49,7 @@ function serverFor(authInfo: AuthInfo | undefined, request: Request | undefined,
   // A call in flight is abandoned (its Source exchange aborted) when the agent hangs up.
   return buildMcpServer(actor, request?.signal ?? new AbortController().signal, revision, {
     instructions: authInfo?.extra?.instructions !== false,
+    client: authInfo?.extra?.client as ClientOf | undefined,
   });
 }
 
@@ -193,7 +195,17 @@ async function answerMcpPost(request: Request, body: Buffer | undefined): Promis
   // Only initialize (2025 revisions) and server/discover (2026-07-28) answer with the
   // identity's instructions: any other request skips reading them (a query per call).
   const instructions = typeof method !== "string" || INSTRUCTED.has(method);
-  const authInfo: AuthInfo = { token, clientId: actorId(actor) ?? "", scopes: [], extra: { actor, instructions } };
+  // The MCP client, for the link evidence (domain/agent-tools/mcp-client.ts).
+  const tokenId = actor.kind === "agent" ? actor.tokenId : null;
+  const { client: named, introduces } = clientOfMessage(parsedBody);
+  if (introduces && named && tokenId) await rememberTokenClient(tokenId, named);
+  const client = requestClient(named, tokenId);
+  const authInfo: AuthInfo = {
+    token,
+    clientId: actorId(actor) ?? "",
+    scopes: [],
+    extra: { actor, instructions, client },
+  };
   if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
   return modern.fetch(request, { authInfo, parsedBody });
 }

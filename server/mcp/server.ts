@@ -12,6 +12,7 @@ import { callOfferedTool } from "../domain/agent-tools/call";
 import { cancelRequest, requestKey } from "../domain/agent-tools/host-calls";
 import { instructionsFor } from "../domain/agent-tools/instructions";
 import { listOfferedTools } from "../domain/agent-tools/list";
+import { type ClientOf, requestClient } from "../domain/agent-tools/mcp-client";
 import { failedCall } from "../domain/agent-tools/result";
 import {
   getSourcePrompt,
@@ -46,9 +47,10 @@ export async function buildMcpServer(
   actor: Actor,
   signal: AbortSignal,
   revision: string,
-  options: { instructions: boolean } = { instructions: true },
+  options: { instructions: boolean; client?: ClientOf } = { instructions: true },
 ): Promise<Server> {
   const agent = actor as AgentActor;
+  const client = options.client ?? requestClient(null, null);
   const server = new Server(
     { name: "quartermaster", title: "Quartermaster", version: "1.0.0" },
     {
@@ -102,7 +104,7 @@ export async function buildMcpServer(
       const { result, confirm } = await observeToolCall(actor, call, async () => {
         if ("result" in forwarded) return forwarded;
         const builtIn = builtInTool(call.name);
-        if (builtIn) return await runTool(builtIn, call.arguments, { actor: agent, signal });
+        if (builtIn) return await runTool(builtIn, call.arguments, { actor: agent, signal, client });
         try {
           return await callOfferedTool(actor, {
             ...call,
