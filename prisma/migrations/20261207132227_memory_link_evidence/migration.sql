@@ -42,6 +42,6 @@ CREATE INDEX "memory_link_offer_identityId_clientName_clientVersion_idx" ON "mem
 CREATE INDEX "memory_link_offer_offeredAt_idx" ON "memory_link_offer"("offeredAt");
 
 -- The memories written before this migration are the ones the scheduler screens once more
--- (docs/decisions/0091); on an empty database there is nothing to do.
+-- (docs/decisions/0091). On an empty database there is nothing to do.
 INSERT INTO "memory_screening_backfill" ("id", "throughSeq", "finishedAt")
 SELECT 1, COALESCE(MAX("seq"), 0), CASE WHEN COUNT(*) = 0 THEN CURRENT_TIMESTAMP END FROM "memory";
