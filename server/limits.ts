@@ -62,7 +62,6 @@ export const LIMITS = {
   TOOL_HOST_COLLECT_WAIT_SECONDS: HOST.TOOL_HOST_COLLECT_WAIT_SECONDS,
   TOOL_HOST_COLLECT_CALLS: HOST.TOOL_HOST_COLLECT_CALLS,
   TOOL_HOST_WATCHED_CALLS: HOST.TOOL_HOST_WATCHED_CALLS,
-<<<<<<< HEAD
   // Wake-ups reach waiters at once (in-process, and across instances by LISTEN/NOTIFY:
   // decision 0085); this reading of the database is only what a lost wake-up costs.
   TOOL_HOST_WAKE_POLL_MS: setting(
@@ -73,11 +72,9 @@ export const LIMITS = {
     1_000,
     "a host process's collections count as its heartbeat at most this often on one instance (more often, nothing is written)",
   ),
-=======
   TOOL_PROGRESS_MESSAGE_CHARS: HOST.TOOL_PROGRESS_MESSAGE_CHARS,
   TOOL_PROGRESS_INTERVAL_MS: HOST.TOOL_PROGRESS_INTERVAL_MS,
   TOOL_HOST_PROGRESS_REPORTS: HOST.TOOL_HOST_PROGRESS_REPORTS,
->>>>>>> sdk-progress
 
   // ── /mcp ──
   MCP_TOOLS_PAGE: setting(500, "Tools in one page of /mcp tools/list"),
@@ -221,6 +218,18 @@ export const LIMITS = {
   RETENTION_DAYS_MAX: contract(3650, "days a retention rule may keep memories (at least 1)"),
   RETENTION_PREVIEW_ITEMS: setting(1000, "memories a retention preview lists by id (the count is always exact)"),
   RETENTION_BATCH: setting(500, "memories one scheduler round erases under one scope's rules"),
+  // The resource-link evidence (docs/decisions/0091): did an agent read in full a memory
+  // search or briefing returned truncated, and which client was it.
+  MEMORY_LINK_FOLLOW_MINUTES: setting(
+    30,
+    "after a truncated return, how long a read of that memory by the same identity and token counts as following it",
+  ),
+  MEMORY_LINK_EVIDENCE_DAYS: setting(30, "days truncated returns are kept for the follow rate (swept after)"),
+  MEMORY_LINK_EVIDENCE_ROWS: setting(
+    100_000,
+    "truncated returns kept for the follow rate in all (the oldest go first past it)",
+  ),
+  MEMORY_SCREENING_BACKFILL_BATCH: setting(500, "memories written before screening that one scheduler round screens"),
   CATALOG_ARGUMENT_VALIDATORS: setting(
     500,
     "compiled input-schema validators /mcp keeps per process (least recently used go)",

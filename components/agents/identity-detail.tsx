@@ -21,6 +21,7 @@ import { IdentitySettings } from "./identity-settings";
 import { IdentitySources } from "./identity-sources";
 import { IdentityStateBadge } from "./identity-state-badge";
 import { toolCount } from "./labels";
+import { LinkFollowRates } from "./link-follow-rates";
 import { LostRecently, useHoldingChangeSummary } from "./lost-recently";
 import { OAuthGrants } from "./oauth-grants";
 import { OverBudgetAlert } from "./over-budget-alert";
@@ -111,7 +112,12 @@ function IdentityLoaded({ identity }: { identity: IdentityView }) {
         {tab === "confusable" && <ConfusableTools identity={identity} />}
         {tab === "lost" && <LostRecently identityId={identity.id} />}
         {tab === "calls" && <IdentityCalls identityId={identity.id} />}
-        {tab === "memory" && <IdentityScopes identityId={identity.id} />}
+        {tab === "memory" && (
+          <div className="space-y-4">
+            <IdentityScopes identityId={identity.id} />
+            <LinkFollowRates identity={identity} />
+          </div>
+        )}
         {tab === "tokens" && (
           <div className="space-y-4">
             <AgentTokens identity={identity} />

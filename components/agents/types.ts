@@ -12,3 +12,4 @@ export type HoldingChange = Outputs["identities"]["losses"]["items"][number];
 export type AgentToken = Outputs["identities"]["tokens"][number];
 export type OAuthGrant = Outputs["identities"]["oauthGrants"][number];
 export type ConfusableView = Outputs["identities"]["confusable"];
+export type LinkFollowRate = Outputs["identities"]["linkFollowRates"]["clients"][number];

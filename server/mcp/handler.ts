@@ -17,7 +17,7 @@ import {
 import { fmtBytes } from "@/universal/format";
 import { type Actor, actorId } from "../actor";
 import { trustedOrigins } from "../auth";
-import { clientOfRequest, type McpClient, rememberClient } from "../domain/agent-tools/client-seen";
+import { type ClientOf, clientOfMessage, rememberTokenClient, requestClient } from "../domain/agent-tools/mcp-client";
 import { authenticateOAuthAccessToken, isOAuthAccessToken } from "../domain/identities/oauth-tokens";
 import { authenticateAgentToken } from "../domain/identities/tokens";
 import { DomainError } from "../errors";
@@ -49,7 +49,7 @@ function serverFor(authInfo: AuthInfo | undefined, request: Request | undefined,
   // A call in flight is abandoned (its Source exchange aborted) when the agent hangs up.
   return buildMcpServer(actor, request?.signal ?? new AbortController().signal, revision, {
     instructions: authInfo?.extra?.instructions !== false,
-    client: (authInfo?.extra?.client as McpClient | null | undefined) ?? null,
+    client: authInfo?.extra?.client as ClientOf | undefined,
   });
 }
 
@@ -203,9 +203,11 @@ async function answerMcpPost(request: Request, body: Buffer | undefined): Promis
   // Only initialize (2025 revisions) and server/discover (2026-07-28) answer with the
   // identity's instructions: any other request skips reading them (a query per call).
   const instructions = typeof method !== "string" || INSTRUCTED.has(method);
-  // The MCP client, for the provenance of what this request writes (agent-tools/client-seen.ts).
-  const { client, introduces } = clientOfRequest(parsedBody);
-  if (introduces && client && actor.kind === "agent") await rememberClient(actor.tokenId, client);
+  // The MCP client, for the link evidence (domain/agent-tools/mcp-client.ts).
+  const tokenId = actor.kind === "agent" ? actor.tokenId : null;
+  const { client: named, introduces } = clientOfMessage(parsedBody);
+  if (introduces && named && tokenId) await rememberTokenClient(tokenId, named);
+  const client = requestClient(named, tokenId);
   const authInfo: AuthInfo = {
     token,
     clientId: actorId(actor) ?? "",

@@ -5,15 +5,18 @@
  * listed through a side door (PRODUCT.md §4). Plain objects; server.ts hands them to the SDK.
  */
 import type { Actor } from "../actor";
+import { recordFollows } from "../domain/memory/link-evidence";
 import { getMemory } from "../domain/memory/memories";
 import { getThreadByName } from "../domain/memory/threads";
 import { resolveScope } from "../domain/memory/working-scope";
 import { DomainError, isDomainError } from "../errors";
+import { FLAGGED_NOTE } from "./tools/common";
 import { MEMORY_URI_TEMPLATE, memoryUri, parseQmUri, THREAD_URI_TEMPLATE, threadUri } from "./tools/uris";
 
 /** How long a client may keep what it read; MCP has no cache field, so `_meta` carries it. */
 const MEMORY_CACHE = { "quartermaster/cache": { immutable: true, maxAgeSeconds: 31_536_000 } };
 const THREAD_CACHE = { "quartermaster/cache": { immutable: false, maxAgeSeconds: 30 } };
+const FLAGGED_CACHE = THREAD_CACHE;
 
 export const RESOURCE_TEMPLATES = [
   {
@@ -51,8 +54,12 @@ export async function readResource(actor: Actor, uri: string) {
   if (!parsed) throw noResourceAt(uri);
   if (parsed.kind === "memory") {
     const memory = await getMemory(actor, { id: parsed.key }).catch(missIfInvalid(uri));
-    const text =
+    await recordFollows(actor, "resource", [memory.id]);
+    const body =
       memory.body ?? `This memory was erased${memory.erasedAt ? ` on ${memory.erasedAt.toISOString()}` : ""}.`;
+    // As search and get_memories say it: flagged, never which rule fired; a model reading
+    // only the text meets the warning before the body.
+    const text = memory.flagged ? `${FLAGGED_NOTE}\n\n${body}` : body;
     return {
       contents: [
         {
@@ -60,13 +67,15 @@ export async function readResource(actor: Actor, uri: string) {
           mimeType: "text/markdown",
           text,
           _meta: {
-            ...MEMORY_CACHE,
+            // A curator may clear the flag, and the warning with it: not a copy to keep a year.
+            ...(memory.flagged ? FLAGGED_CACHE : MEMORY_CACHE),
             "quartermaster/memory": {
               kind: memory.kind,
               scope: memory.scopeName,
               occurredAt: memory.occurredAt.toISOString(),
               state: memory.state,
               supersededById: memory.supersededById,
+              flagged: memory.flagged,
             },
           },
         },

@@ -9,11 +9,11 @@
 import { type CallToolResult, ResourceNotFoundError, Server, type Tool } from "@modelcontextprotocol/server";
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
-import type { McpClient } from "../domain/agent-tools/client-seen";
 import { cancelRequest, requestKey } from "../domain/agent-tools/host-calls";
 import type { ProgressUpdate } from "../domain/agent-tools/host-progress";
 import { instructionsFor } from "../domain/agent-tools/instructions";
 import { listOfferedTools } from "../domain/agent-tools/list";
+import { type ClientOf, requestClient } from "../domain/agent-tools/mcp-client";
 import { failedCall } from "../domain/agent-tools/result";
 import {
   getSourcePrompt,
@@ -62,9 +62,10 @@ export async function buildMcpServer(
   actor: Actor,
   signal: AbortSignal,
   revision: string,
-  options: { instructions: boolean; client?: McpClient | null } = { instructions: true },
+  options: { instructions: boolean; client?: ClientOf } = { instructions: true },
 ): Promise<Server> {
   const agent = actor as AgentActor;
+  const client = options.client ?? requestClient(null, null);
   const server = new Server(
     { name: "quartermaster", title: "Quartermaster", version: "1.0.0" },
     {
@@ -119,8 +120,8 @@ export async function buildMcpServer(
         if ("result" in forwarded) return forwarded;
         const builtIn = builtInTool(call.name);
         // What a built-in writes names this call and its client (a memory's provenance).
-        const inCall: AgentActor = { ...agent, call: { id: callId, client: options.client ?? null } };
-        if (builtIn) return await runTool(builtIn, call.arguments, { actor: inCall, signal });
+        const inCall: AgentActor = { ...agent, call: { id: callId, client: await client() } };
+        if (builtIn) return await runTool(builtIn, call.arguments, { actor: inCall, signal, client });
         try {
           return await callOfferedTool(actor, {
             ...call,

@@ -27,15 +27,5 @@ CREATE TABLE "trusted_signing_key" (
     CONSTRAINT "trusted_signing_key_pkey" PRIMARY KEY ("fingerprint")
 );
 
--- CreateTable
-CREATE TABLE "mcp_client_seen" (
-    "tokenId" TEXT NOT NULL,
-    "name" TEXT NOT NULL,
-    "version" TEXT NOT NULL,
-    "seenAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "mcp_client_seen_pkey" PRIMARY KEY ("tokenId")
-);
-
 -- CreateIndex
 CREATE INDEX "memory_scopeId_callId_idx" ON "memory"("scopeId", "callId");

@@ -23,7 +23,7 @@ import { isDraining } from "../../instance";
 import { LIMITS } from "../../limits";
 import { heartbeat, type ToolHost } from "../sources/tool-hosts";
 import { parseInput } from "../validation";
-import { followHostProgress, type ProgressUpdate } from "./host-progress";
+import { followHostProgress, type ProgressFollower, type ProgressUpdate } from "./host-progress";
 import { acceptToolResult, type ToolResult } from "./result";
 import { listenForWakeups, WAKEUP_CHANNEL, wakePayload } from "./wakeup-listener";
 import { wake, watch } from "./wakeups";
@@ -58,31 +58,13 @@ export async function callHostTool(options: {
   const db = await getDb();
   const limitMs = options.limitMs ?? LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value * 1000;
   const deadline = new Date(Date.now() + limitMs);
-<<<<<<< HEAD
   const id = randomUUID();
   // Watched before the row exists: a result (or the host's withdrawal) that comes while
   // this waiter is busy still ends its next pause at once.
   const answered = watch(`call:${id}`, `host:${options.sourceId}`);
   let cancelled = false;
   let taken = false;
-=======
-  const call = await db.toolCall.create({
-    data: {
-      sourceId: options.sourceId,
-      nativeName: options.nativeName,
-      arguments: JSON.stringify(options.arguments),
-      deadline,
-      requestKey: options.requestKey ?? null,
-      // Listened to from the start, so the host's first report is kept whenever it collects.
-      ...(options.onProgress ? { progress: { create: {} } } : {}),
-    },
-    select: { id: true },
-  });
-  let cancelled = false;
-  const answered = watch(`call:${call.id}`);
-  const progress = options.onProgress ? followHostProgress(call.id, options.onProgress) : null;
-  wake(`source:${options.sourceId}`);
->>>>>>> sdk-progress
+  let progress: ProgressFollower | null = null;
   try {
     // One statement queues the call and wakes a host collecting from another instance; a
     // host already withdrawn gets no row, and the call fails at once.
@@ -91,10 +73,16 @@ export async function callHostTool(options: {
         INSERT INTO tool_call (id, "sourceId", "nativeName", arguments, deadline, "requestKey")
         SELECT ${id}, id, ${options.nativeName}, ${JSON.stringify(options.arguments)}, ${deadline}, ${options.requestKey ?? null}
         FROM source WHERE id = ${options.sourceId} AND "hostSilentSince" IS NULL
-        RETURNING id)
+        RETURNING id),
+      -- Listened to from the start, so the host's first report is kept whenever it collects.
+      listening AS (
+        INSERT INTO tool_call_progress ("callId") SELECT id FROM queued WHERE ${Boolean(options.onProgress)}
+        RETURNING "callId")
       SELECT id, ${notifying(kind, `source:${options.sourceId}`)} AS woke FROM queued`;
-    if (queued.length) wake(`source:${options.sourceId}`);
-    else {
+    if (queued.length) {
+      if (options.onProgress) progress = followHostProgress(id, options.onProgress);
+      wake(`source:${options.sourceId}`);
+    } else {
       const source = await db.source.findUnique({
         where: { id: options.sourceId },
         select: { name: true, hostSilentSince: true },

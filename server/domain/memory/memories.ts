@@ -143,7 +143,7 @@ export async function writeMemory(
       flagReasons,
       flagged: flagReasons.length > 0,
       quarantined,
-      ...(await provenanceOf(tx, onBehalfOf ?? actor)),
+      ...provenanceOf(onBehalfOf ?? actor),
     },
     select: {
       id: true,

@@ -5,8 +5,6 @@
  * this was recorded keeps nulls, which every reader shows as unknown rather than guessing.
  */
 import type { Actor } from "../../actor";
-import type { Tx } from "../../db/types";
-import { clientOfToken } from "../agent-tools/client-seen";
 import type { WRITTEN_VIA } from "./schemas";
 
 export type WrittenVia = (typeof WRITTEN_VIA)[number];
@@ -19,8 +17,8 @@ export interface Provenance {
   clientVersion: string | null;
 }
 
-/** The provenance of a write `actor` makes now, inside the writer's transaction. */
-export async function provenanceOf(tx: Tx, actor: Actor): Promise<Provenance> {
+/** The provenance of a write `actor` makes now. */
+export function provenanceOf(actor: Actor): Provenance {
   const none = { callId: null, clientName: null, clientVersion: null };
   switch (actor.kind) {
     case "user":
@@ -28,8 +26,9 @@ export async function provenanceOf(tx: Tx, actor: Actor): Promise<Provenance> {
     case "api_key":
       return { writtenVia: "api", authorTokenId: `api_key:${actor.id}`, ...none };
     case "agent": {
-      // A 2025-era tools/call names no client: the one its token's initialize introduced.
-      const client = actor.call?.client ?? (await clientOfToken(tx, actor.tokenId));
+      // Found before the transaction (mcp-client.ts): for a 2025-era tools/call, which names
+      // no client, the one its token's initialize introduced.
+      const client = actor.call?.client ?? null;
       return {
         writtenVia: "mcp",
         authorTokenId: actor.tokenId,

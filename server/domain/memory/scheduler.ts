@@ -11,7 +11,9 @@ import { INSTANCE_LIMITS } from "../../limits";
 import { log } from "../../log";
 import { consolidateScope } from "./consolidator";
 import { embeddingsProvider, embedPending } from "./embeddings";
+import { sweepLinkEvidence } from "./link-evidence";
 import { applyRetention } from "./retention";
+import { backfillScreening } from "./screening-backfill";
 
 /**
  * Short and renewed by a heartbeat while the pass runs, so the scopes of an instance that
@@ -44,11 +46,35 @@ async function consolidateClaimed(scopeId: string): Promise<void> {
   }
 }
 
+// The sweep walks the evidence's time index: every ten minutes is plenty for a days-long retention.
+const EVIDENCE_SWEEP_MS = 10 * 60_000;
+let lastEvidenceSweep = 0;
+
+/**
+ * Housekeeping that must not cost a round its passes: the screening backfill (a batch a
+ * round, until done) and the link evidence's sweep.
+ */
+async function upkeep(): Promise<void> {
+  try {
+    await backfillScreening();
+  } catch (error) {
+    log.warn({ err: error }, "screening memories written before screening failed; the next round tries again");
+  }
+  if (Date.now() - lastEvidenceSweep < EVIDENCE_SWEEP_MS) return;
+  lastEvidenceSweep = Date.now();
+  try {
+    const swept = await sweepLinkEvidence();
+    if (swept.aged || swept.over) log.info(swept, "link evidence swept");
+  } catch (error) {
+    log.warn({ err: error }, "sweeping the link evidence failed; the next round tries again");
+  }
+}
+
 /** Retention is measured in days: a minute between rounds is plenty, and costs one query a minute. */
 const RETENTION_EVERY_MS = 60_000;
 let retentionDueAt = 0;
 
-/** One round: due consolidator passes, retention when due, then pending embeddings. */
+/** One round: due consolidator passes, retention when due, then pending embeddings, then upkeep. */
 export async function memoryRound(): Promise<void> {
   for (const id of await claimDueScopes(2)) await consolidateClaimed(id);
   if (Date.now() >= retentionDueAt) {
@@ -66,6 +92,7 @@ export async function memoryRound(): Promise<void> {
       log.warn({ err: error }, "embedding new memories failed; the next round tries again");
     }
   }
+  await upkeep();
 }
 
 export interface MemoryScheduler {

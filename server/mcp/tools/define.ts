@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { Actor } from "../../actor";
+import type { ClientOf } from "../../domain/agent-tools/mcp-client";
 import { answered, type Dispatched, failedCall } from "../../domain/agent-tools/result";
 import { DomainError, type ErrorCode, isDomainError } from "../../errors";
 import { portableSchema } from "./portable-schema";
@@ -16,6 +17,8 @@ export type AgentActor = Extract<Actor, { kind: "agent" }>;
 export interface ToolContext {
   actor: AgentActor;
   signal?: AbortSignal;
+  /** The MCP client that made the call, found when asked (the link evidence records it). */
+  client?: ClientOf;
 }
 
 export interface ToolAnnotations {

@@ -2,10 +2,12 @@ import { z } from "zod";
 import { briefScope } from "../../domain/memory/briefing";
 import { recordDebrief } from "../../domain/memory/debrief";
 import { createHandoff } from "../../domain/memory/handoffs";
+import { recordTruncatedOffers } from "../../domain/memory/link-evidence";
 import { ZDebriefInput, ZHandoffFields, ZScopeName, ZThreadName } from "../../domain/memory/schemas";
 import { describeWorkingScope, resolveScope, setWorkingScope } from "../../domain/memory/working-scope";
-import { HELD, line, scopeArg, WRITES, ZHeld, ZTime } from "./common";
+import { HELD, line, noClient, scopeArg, WRITES, ZHeld, ZTime } from "./common";
 import { defineTool } from "./define";
+import { memoryUri } from "./uris";
 
 const Brief = z.object({ id: z.string(), body: z.string(), truncated: z.boolean(), occurredAt: ZTime });
 
@@ -44,9 +46,19 @@ export const briefing = defineTool({
   // Not read-only: the handoffs it returns are marked delivered.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   errors: ["INVALID_ARGUMENTS", "SCOPE_ACCESS_DENIED", "NOT_FOUND"],
-  async handler(input, { actor }) {
+  async handler(input, { actor, client }) {
     const scope = await resolveScope(actor, input.scope, "read");
     const b = await briefScope(actor, { scopeId: scope.id, thread: input.thread });
+    // A truncated body comes with a link to all of it, as search's hits do (additive:
+    // get_memories stays the batched read); whether agents follow it is recorded.
+    const truncated = [...b.handoffs, ...b.pinned, ...b.decisions].filter((m) => m.truncated);
+    const links = [...new Map(truncated.map((m) => [m.id, m])).values()];
+    await recordTruncatedOffers(
+      actor,
+      client ?? noClient,
+      "briefing",
+      links.map((m) => m.id),
+    );
     const section = (title: string, lines: string[]) => (lines.length ? [`## ${title}`, ...lines, ""] : []);
     const text = [
       `# Briefing: scope "${b.scope}"${b.thread ? `, thread "${b.thread}"` : ""}`,
@@ -71,7 +83,16 @@ export const briefing = defineTool({
         ? `${b.pendingProposals.total} consolidator proposals are pending: review_proposals lists them.`
         : "No proposals are pending.",
     ].join("\n");
-    return { structured: b, text };
+    return {
+      structured: b,
+      text,
+      extra: links.map((m) => ({
+        type: "resource_link",
+        uri: memoryUri(m.id),
+        name: m.body.split("\n", 1)[0]?.trim().slice(0, 80) || m.id,
+        mimeType: "text/markdown",
+      })),
+    };
   },
 });
 

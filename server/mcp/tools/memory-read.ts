@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { listFacts } from "../../domain/memory/facts";
+import { recordFollows, recordTruncatedOffers } from "../../domain/memory/link-evidence";
 import { getMemories } from "../../domain/memory/memories";
 import { ZGetManyInput, ZListFactsInput, ZSearchInput, ZThreadName } from "../../domain/memory/schemas";
 import { searchMemories } from "../../domain/memory/search";
 import { resolveScope, threadIdNamed } from "../../domain/memory/working-scope";
-import { isoTime, line, READ_ONLY, scopeArg, ZHeld, ZTime } from "./common";
+import { isoTime, line, noClient, READ_ONLY, scopeArg, ZHeld, ZTime } from "./common";
 import { defineTool } from "./define";
 import { memoryUri } from "./uris";
 
@@ -53,7 +54,7 @@ export const search = defineTool({
   }),
   annotations: READ_ONLY,
   errors: ["INVALID_ARGUMENTS", "SCOPE_ACCESS_DENIED", "NOT_FOUND"],
-  async handler(input, { actor }) {
+  async handler(input, { actor, client }) {
     const scope = await resolveScope(actor, input.scope, "read");
     const threadId = input.thread ? await threadIdNamed(scope, input.thread) : undefined;
     const { scope: _s, thread: _t, ...filters } = input;
@@ -71,6 +72,12 @@ export const search = defineTool({
       flagged: h.flagged,
       quarantined: h.quarantined,
     }));
+    await recordTruncatedOffers(
+      actor,
+      client ?? noClient,
+      "search",
+      hits.filter((h) => h.truncated).map((h) => h.id),
+    );
     const text = hits.length
       ? `${found.total} memories match in scope "${scope.name}"; the best ${hits.length}:\n${hits.map((h) => line(h, 400)).join("\n")}`
       : `Nothing in scope "${scope.name}" matches.`;
@@ -113,6 +120,11 @@ export const getMemoriesTool = defineTool({
   errors: ["INVALID_ARGUMENTS"],
   async handler(input, { actor }) {
     const read = await getMemories(actor, input);
+    await recordFollows(
+      actor,
+      "get_memories",
+      read.memories.map((m) => m.id),
+    );
     const memories = read.memories.map((m) => ({
       id: m.id,
       scope: m.scopeName,

@@ -16,6 +16,7 @@ import { listOAuthGrants, revokeOAuthGrant } from "../../domain/identities/oauth
 import { pinTool, unpinTool } from "../../domain/identities/pins";
 import { ZIdentityIdInput, ZLossesInput } from "../../domain/identities/schemas";
 import { createToken, listTokens, revokeToken } from "../../domain/identities/tokens";
+import { listLinkFollowRates } from "../../domain/memory/link-evidence";
 import { identityConfusablePairs } from "../../domain/tool-selection/views";
 import { procedure, router } from "../init";
 import { mutationOf, queryOf } from "../operations";
@@ -48,6 +49,8 @@ export const identitiesRouter = router({
   revokeToken: mutationOf(revokeToken),
   oauthGrants: queryOf(listOAuthGrants),
   revokeOAuthGrant: mutationOf(revokeOAuthGrant),
+  /** Per MCP client: how often a memory search or briefing returned truncated was then read in full. */
+  linkFollowRates: queryOf(listLinkFollowRates),
   /** Whether OAuth clients may register themselves (RFC 7591), and at what rate per address. */
   clientRegistration: queryOf(getClientRegistration),
   setClientRegistration: mutationOf(setClientRegistration),
