@@ -170,6 +170,8 @@ describe("an agent's notifications/cancelled for an MCP Connection's Tool", () =
       closers.push(other.stop);
       const { source, seen } = await stallingSource("far_report");
       const { token } = await agentFor(source.id);
+      // Warmed up first: a cold instance's first request (modules loading) is not what is measured.
+      await postMcp(`${other.url}/mcp`, token, { jsonrpc: "2.0", id: 1, method: "ping" }, LEGACY);
       const answer = postCall(`${await productUrl()}/mcp`, token, 7, "far_report");
       await expect.poll(() => seen.startedAt, { timeout: 10_000 }).toBeDefined();
       const sent = Date.now();
