@@ -146,7 +146,7 @@ export const TOOL_CALL_FAILURE_CODES = {
   // 499 as proxies log it: the client closed the request; nobody reads this answer but the call log.
   TOOL_CALL_CANCELLED: {
     status: 499,
-    doc: "The agent cancelled the call (notifications/cancelled) or hung up before it was answered; an SDK Tool Host's handler is told through its signal.",
+    doc: "The agent cancelled the call (notifications/cancelled) or hung up before it was answered; an MCP Connection's Source is told on its request, an SDK Tool Host's handler through its signal.",
   },
   SOURCE_UNREACHABLE: {
     status: 502,

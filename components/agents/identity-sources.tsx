@@ -77,7 +77,7 @@ export function IdentitySources({ identity }: { identity: IdentityView }) {
                   </Td>
                   <Td>
                     <span className="flex flex-wrap gap-1">
-                      {s.withdrawn && <Badge tone="warn">Withdrawn: host silent</Badge>}
+                      {s.withdrawn && <Badge tone="warn">Withdrawn: host offline</Badge>}
                       {s.failing && <Badge tone="warn">Catalog check failing</Badge>}
                       {!s.withdrawn && !s.failing && <Badge tone="ok">Held</Badge>}
                     </span>
@@ -102,8 +102,8 @@ export function IdentitySources({ identity }: { identity: IdentityView }) {
           </Table>
           {identity.sources.some((s) => s.withdrawn || s.failing) && (
             <p className="mt-3 text-xs text-muted">
-              A silent SDK Tool Host’s Tools are withdrawn and count for nothing until it sends heartbeats again. A
-              failing catalog check keeps the last good catalog, so its Tools stay held.
+              An SDK Tool Host that shut down or went silent has its Tools withdrawn; they count for nothing until it
+              sends heartbeats again. A failing catalog check keeps the last good catalog, so its Tools stay held.
             </p>
           )}
         </div>

@@ -179,8 +179,8 @@ export function LostRecently({ identityId }: { identityId: string }) {
         frameClassName={HEIGHT}
         empty={
           <EmptyState title={EMPTY[include]}>
-            Tools removed by a catalog check, made incompatible, withdrawn by a silent SDK Tool Host or taken away by an
-            unassignment show up here, with when and why.
+            Tools removed by a catalog check, made incompatible, withdrawn by an SDK Tool Host that shut down or went
+            silent, or taken away by an unassignment show up here, with when and why.
           </EmptyState>
         }
         noMatch={{ title: "No recent changes match", body: "Try a shorter search, or show gains and losses." }}

@@ -276,7 +276,7 @@ export class DefinedTool {
     const failure = checkResultOutput(output);
     if (failure)
       return {
-        result: { error: `${failure.code}: ${failure.message}` },
+        result: { error: failure.message, code: failure.code },
         problem: `${failure.code}: ${failure.message}`,
       };
     return { result: { output } };
@@ -316,7 +316,7 @@ export class DefinedTool {
     const failure = checkResultContent(content, structuredContent);
     if (failure)
       return {
-        result: { error: `${failure.code}: ${failure.message}` },
+        result: { error: failure.message, code: failure.code },
         problem: `${failure.code}: ${failure.message}`,
       };
     return { result: { content, ...(structuredContent ? { structuredContent } : {}) } };

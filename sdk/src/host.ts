@@ -158,6 +158,7 @@ export class ToolHost {
       reconnect: (cause) => this.reconnect(cause),
       fatal: (error) => this.fail(error),
       stopped: () => this.stopped.signal.aborted,
+      takesCode: (code) => this.lastRegistration?.resultCodes?.includes(code) ?? false,
     });
     this.progress = new ProgressSender(
       this.api,

@@ -28,6 +28,8 @@ export interface ResultSenderHooks {
   /** The token was refused: nothing can be sent any more. */
   fatal(error: AuthenticationError): void;
   stopped(): boolean;
+  /** Whether Quartermaster takes a failed result's code beside its message (its registration answer lists it). */
+  takesCode(code: string): boolean;
 }
 
 export class ResultSender {
@@ -51,13 +53,22 @@ export class ResultSender {
     const room = this.limitBytes - ENVELOPE;
     if (bytes > room) {
       // Within the character limit yet too large to send (escapes, wide characters): this call fails, alone.
-      const message = `TOOL_RESULT_TOO_LARGE: The SDK Tool Host's result is ${fmtBytes(bytes)} as JSON; one result submission may be at most ${fmtBytes(this.limitBytes)}.`;
-      this.log.warn(`Call ${id} to ${tool} failed: ${message}`, { callId: id, tool });
-      json = JSON.stringify({ id, error: message });
+      const message = `The SDK Tool Host's result is ${fmtBytes(bytes)} as JSON; one result submission may be at most ${fmtBytes(this.limitBytes)}.`;
+      this.log.warn(`Call ${id} to ${tool} failed: TOOL_RESULT_TOO_LARGE: ${message}`, { callId: id, tool });
+      json = this.tooLarge(id, message);
       bytes = utf8Bytes(json);
     }
     this.queue.push({ id, tool, json, bytes, deadline: deadline.getTime() });
     this.kick();
+  }
+
+  /** A result too large to send, as the failure of its call: coded where Quartermaster takes the code. */
+  private tooLarge(id: string, message: string): string {
+    return JSON.stringify(
+      this.hooks.takesCode("TOOL_RESULT_TOO_LARGE")
+        ? { id, error: message, code: "TOOL_RESULT_TOO_LARGE" }
+        : { id, error: `TOOL_RESULT_TOO_LARGE: ${message}` },
+    );
   }
 
   /** Resolves when every queued result was sent (or dropped), or after `timeoutMs`. */
@@ -127,9 +138,11 @@ export class ResultSender {
           this.limitBytes = Math.max(ENVELOPE + 1, Math.floor(size / 2));
           const [only] = batch;
           if (batch.length === 1 && only) {
-            const message = `TOOL_RESULT_TOO_LARGE: ${error.message}`;
-            this.log.warn(`Call ${only.id} to ${only.tool} failed: ${message}`, { callId: only.id, tool: only.tool });
-            const json = JSON.stringify({ id: only.id, error: message });
+            this.log.warn(`Call ${only.id} to ${only.tool} failed: TOOL_RESULT_TOO_LARGE: ${error.message}`, {
+              callId: only.id,
+              tool: only.tool,
+            });
+            const json = this.tooLarge(only.id, error.message);
             this.queue.unshift({ ...only, json, bytes: utf8Bytes(json) });
           } else this.queue.unshift(...batch);
           continue;

@@ -181,7 +181,14 @@ describe("a host's coded result", () => {
       headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
       body: JSON.stringify({ tools: [{ name: unique("t"), inputSchema: { type: "object" } }] }),
     });
-    expect((await answer.json()).resultCodes).toEqual(["INVALID_ARGUMENTS"]);
+    // Refused arguments, and the host's own result breaking the result rules: codes that blame the host.
+    expect((await answer.json()).resultCodes).toEqual([
+      "INVALID_ARGUMENTS",
+      "TOOL_RESULT_MALFORMED",
+      "TOOL_RESULT_TEXT_TOO_LONG",
+      "TOOL_RESULT_NUL",
+      "TOOL_RESULT_TOO_LARGE",
+    ]);
     const posing = await fetch(`${url()}/api/v1/tool-hosts/calls/results`, {
       method: "POST",
       headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
@@ -189,6 +196,14 @@ describe("a host's coded result", () => {
     });
     expect(posing.status).toBe(400);
     expect(await posing.json()).toMatchObject({ code: "INVALID_INPUT" });
+    for (const code of ["TOOL_CALL_TIMEOUT", "TOOL_HOST_OFFLINE", "TOOL_CALL_CANCELLED"]) {
+      const refused = await fetch(`${url()}/api/v1/tool-hosts/calls/results`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${hostToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ results: [{ id: "c1", error: "not me", code }] }),
+      });
+      expect(refused.status).toBe(400);
+    }
   });
 });
 

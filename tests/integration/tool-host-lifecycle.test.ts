@@ -13,6 +13,7 @@ import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
 import { sweepSilentHosts } from "@/server/domain/sources/tool-hosts";
 import { LIMITS } from "@/server/limits";
+import { operator } from "../helpers/catalog";
 import { postMcp } from "../helpers/mcp-rpc";
 import { toolHostWorld } from "../helpers/tool-host-world";
 
@@ -205,7 +206,14 @@ describe("an SDK Tool Host going offline", () => {
     expect(await db.auditEvent.count({ where: { action: "source.host_closed", targetId: source.id } })).toBe(1);
     const later = await call(client, busy, { i: 3 });
     expect(errorCode(later)).toBe("TOOL_NOT_HELD");
+    // The agent, and the identity's Lost recently, are told the host shut down, not that it went silent.
+    expect((later.content as { text: string }[])[0]?.text).toContain("its SDK Tool Host shut down (it said goodbye)");
+    expect((later.content as { text: string }[])[0]?.text).not.toContain("went silent");
     expect((await callLog(identityId)).map((r) => r.failureCode)).toEqual([null, "TOOL_HOST_OFFLINE", "TOOL_NOT_HELD"]);
+    const losses = await (await operator()).identities.losses({ id: identityId, include: "losses" });
+    expect(losses.items.map((i) => [i.nativeName, i.reason, i.detail, i.reasonText])).toEqual([
+      [busy, "withdrawn", "host_closed", "Its SDK Tool Host shut down (it said goodbye)"],
+    ]);
   });
 
   it("leaves the Tools offered when another process serving with the same token is still there", async () => {
@@ -249,6 +257,11 @@ describe("an SDK Tool Host going offline", () => {
     expect(Date.now() - t0).toBeLessThan(1_500);
     expect(errorCode(result)).toBe("TOOL_HOST_OFFLINE");
     expect((await callLog(identityId)).map((r) => [r.toolName, r.failureCode])).toEqual([[name, "TOOL_HOST_OFFLINE"]]);
+    // Silence, unlike a goodbye, reads as silence.
+    const losses = await (await operator()).identities.losses({ id: identityId, include: "losses" });
+    expect(losses.items.map((i) => [i.reason, i.detail, i.reasonText])).toEqual([
+      ["withdrawn", null, "Its SDK Tool Host went silent"],
+    ]);
   });
 });
 

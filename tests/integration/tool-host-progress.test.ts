@@ -115,7 +115,8 @@ describe("an SDK Tool's progress", () => {
           if (i % 100 === 0) await sleep(50);
         }
         ctx.progress(1); // backwards: dropped by the SDK, never sent
-        await sleep(400);
+        // Long enough for the last report's turn to come (a report after the result is dropped).
+        await sleep(1_500);
         return "ok";
       },
     });

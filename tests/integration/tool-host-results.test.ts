@@ -166,9 +166,9 @@ describe("an SDK Tool's result beyond one text", () => {
       'TOOL_RESULT_MALFORMED: Content block 1 has type "video"; a result\'s blocks are text, image, audio, resource_link, resource.',
     );
     expect(good!.content).toEqual([{ type: "resource_link", uri: "https://x.example/a", name: "a" }]);
-    // The SDK's own find is the Tool's error answer (as for an output over the limit): only
-    // Quartermaster's refusal below is a failure with its code.
-    expect(await callLog(identityId)).toEqual([["is_error", null]]);
+    // The SDK's own find carries its code too (the registration answer lists it), so the call
+    // log says why whichever side found it; the host meant it, so it counts as delivered.
+    expect(await callLog(identityId)).toEqual([["failed", "TOOL_RESULT_MALFORMED"]]);
     expect(await callLog(agentId)).toEqual([
       ["failed", "TOOL_RESULT_MALFORMED"],
       ["ok", null],

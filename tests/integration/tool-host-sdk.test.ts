@@ -15,6 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "@/server/db";
+import { flushCallLog } from "@/server/domain/calls/recorder";
 import { authenticateToolHost, registerTools } from "@/server/domain/sources/tool-hosts";
 import { LIMITS } from "@/server/limits";
 import { builtInTool } from "@/server/mcp/tools/registry";
@@ -209,6 +210,18 @@ describe("an SDK Tool Host built with @quartermaster/tool-host", () => {
     expect(text(exact)).toHaveLength(max);
     expect(text(small)).toBe("xxx");
     expect(log.warnings().some((w) => w.includes("TOOL_RESULT_TEXT_TOO_LONG"))).toBe(true);
+    // The SDK found it, and sent the code with it: the call log records it as Quartermaster's own finding.
+    await flushCallLog();
+    const db = await getDb();
+    const logged = await db.callLog.findMany({
+      where: { toolName: report },
+      select: { outcome: true, failureCode: true },
+    });
+    expect(logged.map((r) => `${r.outcome} ${r.failureCode}`).sort()).toEqual([
+      "failed TOOL_RESULT_TEXT_TOO_LONG",
+      "ok null",
+      "ok null",
+    ]);
   });
 
   it("sends results in batches, each submission within 4 MiB", async () => {

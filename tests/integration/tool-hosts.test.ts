@@ -60,8 +60,16 @@ describe("SDK Tool Host API", () => {
         // The host learns which Tool no model is offered, and why, without the argument being named.
         incompatible: [{ tool: "c", state: "schema_unsupported", reason: expect.stringContaining('starts with "__"') }],
         // What this server accepts back: the codes a failed result may carry, the content block types.
-        resultCodes: ["INVALID_ARGUMENTS"],
+        resultCodes: [
+          "INVALID_ARGUMENTS",
+          "TOOL_RESULT_MALFORMED",
+          "TOOL_RESULT_TEXT_TOO_LONG",
+          "TOOL_RESULT_NUL",
+          "TOOL_RESULT_TOO_LARGE",
+        ],
         resultContent: ["text", "image", "audio", "resource_link", "resource"],
+        // …and that calls' progress may be reported, within these limits.
+        progress: { messageChars: 500, intervalMs: 250, reportsPerRequest: 64 },
       },
     });
     expect(JSON.stringify(res.body)).not.toContain("__x");

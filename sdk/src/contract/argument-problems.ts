@@ -6,8 +6,19 @@
  * an agent reads one format whichever side refused.
  */
 
-/** Codes a host's failed result may carry (beside its message): a refusal Quartermaster records as the call's code. */
-export const HOST_RESULT_CODES = ["INVALID_ARGUMENTS"] as const;
+/**
+ * Codes a host's failed result may carry (beside its message): a refusal Quartermaster records
+ * as the call's code. Besides refused arguments, only the host's own result failing the
+ * result rules, which the SDK checks before sending (the same rules Quartermaster applies):
+ * a code that blames the host itself, never one that poses as Quartermaster's (decision 0082).
+ */
+export const HOST_RESULT_CODES = [
+  "INVALID_ARGUMENTS",
+  "TOOL_RESULT_MALFORMED",
+  "TOOL_RESULT_TEXT_TOO_LONG",
+  "TOOL_RESULT_NUL",
+  "TOOL_RESULT_TOO_LARGE",
+] as const;
 export type HostResultCode = (typeof HOST_RESULT_CODES)[number];
 
 /** What the model does about refused arguments; follows the problems in an INVALID_ARGUMENTS message. */

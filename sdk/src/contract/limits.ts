@@ -36,8 +36,10 @@ export const TOOL_HOST_LIMITS = {
   SDK_RESULT_SUBMISSION_BYTES: setting(4 * MiB, "one SDK Tool Result submission"),
   SDK_RESULT_OUTPUT_CHARS: setting(1_048_576, "an SDK Tool Result's output as the model reads it"),
   // Not in the spec's table: without it a Source that never answers would hold the agent's request open.
+  // Under the 60 s request timeout MCP clients default to, like an SDK Tool's default deadline:
+  // the agent is told TOOL_CALL_TIMEOUT, which a model can act on, not "Request timed out".
   TOOL_CALL_MS: setting(
-    60_000,
+    50_000,
     "one proxied Tool Call to an MCP Connection, from connecting to the Source to its answer",
   ),
   // Under the 60 s request timeout MCP clients default to, so an agent is told TOOL_CALL_TIMEOUT

@@ -31,6 +31,7 @@ import { servedIdentity } from "./identity";
 import { whyNotHeld } from "./not-held";
 import { readableTime } from "./readable-time";
 import { callRemoteTool } from "./remote-call";
+import { cancellableByAgent } from "./request-cancellation";
 import { acceptToolResult, answered, type Dispatched, failedResult } from "./result";
 import { routed } from "./route-cache";
 import { withProxiedUris } from "./source-surface";
@@ -126,18 +127,32 @@ export async function callOfferedTool(
     } else {
       const { allowLinkLocal } = await routed("policy", loadUrlPolicy);
       const sourceId = tool.source.id;
-      const raw = await callRemoteTool({
-        sourceId,
-        protocolVersion: tool.source.protocolVersion,
-        onVersion: (protocolVersion) => void recordProtocolVersion(sourceId, protocolVersion),
-        url: tool.source.url,
-        headers: openSourceHeaders(tool.source),
-        allowLinkLocal,
-        nativeName: tool.nativeName,
-        arguments: args,
-        signal: input.signal,
-        asTask: await runsOnlyAsTask(tool.definitionHash),
-      });
+      const url = tool.source.url;
+      const headers = openSourceHeaders(tool.source);
+      const asTask = await runsOnlyAsTask(tool.definitionHash);
+      // A notifications/cancelled POST on any instance reaches this call by its request key.
+      const raw = await cancellableByAgent(
+        {
+          requestKey: input.requestKey,
+          sourceId,
+          nativeName: tool.nativeName,
+          timeoutMs: LIMITS.TOOL_CALL_MS.value,
+          signal: input.signal,
+        },
+        (signal) =>
+          callRemoteTool({
+            sourceId,
+            protocolVersion: tool.source.protocolVersion,
+            onVersion: (protocolVersion) => void recordProtocolVersion(sourceId, protocolVersion),
+            url,
+            headers,
+            allowLinkLocal,
+            nativeName: tool.nativeName,
+            arguments: args,
+            signal,
+            asTask,
+          }),
+      );
       const accepted = acceptToolResult(raw);
       // Links to the Source's own resources are readable at /mcp only under their proxied URIs.
       dispatched = answered(

@@ -8,7 +8,7 @@
 import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
 import { COMPATIBILITY_LABELS, type CompatibilityState } from "../catalog/compatibility";
-import { LOSS_REASONS } from "../identities/losses";
+import { type LOSS_REASONS, lossReasonText } from "../identities/losses";
 
 export interface NotHeld {
   reason: keyof typeof LOSS_REASONS;
@@ -49,7 +49,7 @@ export async function whyNotHeld(identityId: string, name: string, now = new Dat
 
 function explain(reason: NotHeld["reason"], at: Date, source: string, name: string, detail?: string | null): NotHeld {
   const state = detail && detail in COMPATIBILITY_LABELS ? COMPATIBILITY_LABELS[detail as CompatibilityState] : null;
-  const why = `${LOSS_REASONS[reason]}${state ? ` (${state})` : ""}`;
+  const why = `${lossReasonText(reason, detail)}${state ? ` (${state})` : ""}`;
   return {
     reason,
     at,

@@ -11,6 +11,7 @@ import type { Prisma } from "../../db/types";
 import { notFound } from "../../errors";
 import type { CatalogChangeKind } from "../../generated/prisma/enums";
 import { LIMITS } from "../../limits";
+import { HOST_CLOSED } from "../catalog/changes";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { parseInput } from "../validation";
 import { ZLossesInput } from "./schemas";
@@ -28,6 +29,13 @@ export const GAIN_REASONS = {
   restored: "Its SDK Tool Host is back",
   source_assigned: "Its Source was assigned",
 } as const;
+
+/** A withdrawal's words: the host said goodbye (it shut down), or went silent past its timeout. */
+export function lossReasonText(reason: keyof typeof LOSS_REASONS, detail: string | null | undefined): string {
+  return reason === "withdrawn" && detail === HOST_CLOSED
+    ? "Its SDK Tool Host shut down (it said goodbye)"
+    : LOSS_REASONS[reason];
+}
 
 type LossReason = keyof typeof LOSS_REASONS;
 type GainReason = keyof typeof GAIN_REASONS;
@@ -165,7 +173,7 @@ export async function listHoldingChanges(
       at: c.at,
       direction: lost ? "lost" : "gained",
       reason,
-      reasonText: lost ? LOSS_REASONS[reason as LossReason] : GAIN_REASONS[reason as GainReason],
+      reasonText: lost ? lossReasonText(reason as LossReason, c.detail) : GAIN_REASONS[reason as GainReason],
       sourceId: c.sourceId,
       sourceName: c.sourceName,
       nativeName: c.nativeName,

@@ -14,7 +14,7 @@ import { announce } from "../../events";
 import { hashToken } from "../../tokens";
 import { signalWakeup } from "../agent-tools/wakeup-listener";
 import { recordAudit } from "../audit/record";
-import { recordSourceWideChange } from "../catalog/changes";
+import { HOST_CLOSED, recordSourceWideChange } from "../catalog/changes";
 import { publishCatalog } from "../catalog/publish";
 import { type PublishedTool, published } from "../catalog/validate-tool";
 
@@ -253,7 +253,7 @@ export async function sayGoodbye(host: ToolHost): Promise<Goodbye> {
       data: { hostSilentSince: at },
     });
     if (closed.count) {
-      const withdrawn = await recordSourceWideChange(tx, host, "withdrawn", at);
+      const withdrawn = await recordSourceWideChange(tx, host, "withdrawn", at, HOST_CLOSED);
       await recordAudit(tx, hostActor(host), {
         action: "source.host_closed",
         targetType: "source",
