@@ -134,8 +134,6 @@ export async function callOfferedTool(
       const raw = await cancellableByAgent(
         {
           requestKey: input.requestKey,
-          sourceId,
-          nativeName: tool.nativeName,
           timeoutMs: LIMITS.TOOL_CALL_MS.value,
           signal: input.signal,
         },

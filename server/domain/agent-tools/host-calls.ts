@@ -24,6 +24,7 @@ import { LIMITS } from "../../limits";
 import { heartbeat, type ToolHost } from "../sources/tool-hosts";
 import { parseInput } from "../validation";
 import { followHostProgress, type ProgressFollower, type ProgressUpdate } from "./host-progress";
+import { announceCancel } from "./request-cancellation";
 import { acceptToolResult, type ToolResult } from "./result";
 import { listenForWakeups, WAKEUP_CHANNEL, wakePayload } from "./wakeup-listener";
 import { wake, watch } from "./wakeups";
@@ -175,9 +176,13 @@ export function requestKey(actor: { identityId: string; tokenId: string }, reque
     .digest("hex");
 }
 
-/** The agent's notifications/cancelled for one of its requests: ends its SDK Tool Host call, if it is one. */
+/**
+ * The agent's notifications/cancelled for one of its requests: ends its SDK Tool Host call
+ * (through its row), or its MCP Connection call (announced to the instance running it).
+ */
 export async function cancelRequest(key: string): Promise<number> {
-  return cancelCalls({ requestKey: key });
+  const [ended] = await Promise.all([cancelCalls({ requestKey: key }), announceCancel(key)]);
+  return ended;
 }
 
 /**

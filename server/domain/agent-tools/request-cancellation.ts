@@ -1,75 +1,48 @@
 /**
  * An agent's notifications/cancelled for a call to an MCP Connection's Tool. /mcp is
- * stateless, so the notification is a POST of its own that any instance may take, while
- * the call runs on the instance that took the tools/call. As for SDK Tool Host calls
- * (decision 0079), the call is found through the database by its request key (the Agent
- * Identity, its token and the JSON-RPC id): while it runs it has a tool_call row, never
- * collected by a host (it is born `delivered`), which cancelRequest marks cancelled from any
- * instance. The call then aborts its exchange with the Source, which hears the cancellation
- * the way its revision carries it. A hang-up aborts it too, from the request's own signal.
+ * stateless, so the notification is a POST of its own that any instance may take, while the
+ * call runs on the instance that took the tools/call. The cancel is announced by the call's
+ * request key (the Agent Identity, its token and the JSON-RPC id, so only the same identity
+ * and token can reach the call): in-process, and on PostgreSQL to the other instances by
+ * NOTIFY (wakeup-listener.ts). The call then aborts its exchange with the Source, which hears
+ * the cancellation the way its revision carries it. A hang-up aborts it too, from the
+ * request's own signal.
+ *
+ * Nothing is written per call: a proxied call's cost is the gateway's figure of merit
+ * (decision 0085), and a cancel lost with a listener's connection costs only what a cancel
+ * that came too late costs — the Source answers, and the agent has stopped listening.
  */
-import { getDb } from "../../db";
 import { DomainError } from "../../errors";
-import { log } from "../../log";
-import { watch } from "./wakeups";
-
-/** How often a call reads whether another instance marked it cancelled (this one's wake it at once). */
-const CANCELLED_POLL_MS = 250;
+import { listenForWakeups, signalWakeup } from "./wakeup-listener";
+import { ANNOUNCED, watch } from "./wakeups";
 
 const AGENT_CANCELLED = "the agent cancelled this call";
 
+const announcement = (requestKey: string) => `${ANNOUNCED}agent-cancel:${requestKey}`;
+
+/** Announces the agent's cancel of its request to whichever instance runs it. */
+export async function announceCancel(requestKey: string): Promise<void> {
+  await signalWakeup(announcement(requestKey));
+}
+
 export async function cancellableByAgent<T>(
-  options: { requestKey?: string; sourceId: string; nativeName: string; timeoutMs: number; signal?: AbortSignal },
+  options: { requestKey?: string; timeoutMs: number; signal?: AbortSignal },
   run: (signal: AbortSignal | undefined) => Promise<T>,
 ): Promise<T> {
   if (!options.requestKey) return run(options.signal);
+  await listenForWakeups();
   const cancelled = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, cancelled.signal]) : cancelled.signal;
-  const db = await getDb();
-  const now = new Date();
-  // Written beside the call, not before it: the Source is asked at once.
-  const registered = db.toolCall
-    .create({
-      data: {
-        sourceId: options.sourceId,
-        nativeName: options.nativeName,
-        arguments: "{}",
-        status: "delivered",
-        deliveredAt: now,
-        deadline: new Date(now.getTime() + options.timeoutMs),
-        requestKey: options.requestKey,
-      },
-      select: { id: true },
-    })
-    .catch((error: unknown) => {
-      log.warn({ err: error }, "a Connection call could not be made cancellable; a hang-up still cancels it");
-      return null;
-    });
+  const announced = watch(announcement(options.requestKey));
   const done = new AbortController();
-  const watching = (async () => {
-    const row = await registered;
-    if (!row) return;
-    const marks = watch(`call:${row.id}`);
-    try {
-      while (!done.signal.aborted) {
-        await marks.pause(CANCELLED_POLL_MS, done.signal);
-        if (done.signal.aborted) break;
-        const current = await db.toolCall.findUnique({ where: { id: row.id }, select: { status: true } });
-        if (current?.status === "cancelled") {
-          cancelled.abort(new Error(AGENT_CANCELLED));
-          break;
-        }
-      }
-    } finally {
-      marks.close();
-    }
-  })().catch(() => {
-    // A failed read leaves the call to run to its answer or deadline, as before cancellation existed.
+  // Past the call's own deadline the exchange has ended anyway: the pause outlasts it.
+  const watching = announced.pause(options.timeoutMs * 2, done.signal).then(() => {
+    if (!done.signal.aborted) cancelled.abort(new Error(AGENT_CANCELLED));
   });
   try {
     return await run(signal);
   } catch (error) {
-    if (signal.aborted)
+    if (cancelled.signal.aborted || options.signal?.aborted)
       throw new DomainError(
         "TOOL_CALL_CANCELLED",
         "The agent cancelled this call (or hung up) before the Source answered; the Source was told to stop.",
@@ -78,7 +51,6 @@ export async function cancellableByAgent<T>(
   } finally {
     done.abort();
     await watching;
-    // Not awaited: the agent's answer need not wait for the bookkeeping.
-    void registered.then((row) => row && db.toolCall.deleteMany({ where: { id: row.id } })).catch(() => {});
+    announced.close();
   }
 }

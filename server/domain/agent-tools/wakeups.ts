@@ -70,9 +70,15 @@ export function wake(key: string): void {
 }
 
 /**
- * Wakes every waiter on this instance: each reads the database again. For a listener that
- * was cut off and may have missed signals meanwhile.
+ * Keys that carry news rather than a prompt to read the database again (an agent's cancel):
+ * a wake on one means the event happened, so a resync must not fake it.
+ */
+export const ANNOUNCED = "announced:";
+
+/**
+ * Wakes every waiter on this instance that reads the database: each reads it again. For a
+ * listener that was cut off and may have missed signals meanwhile.
  */
 export function wakeAll(): void {
-  for (const key of [...entries.keys()]) wake(key);
+  for (const key of [...entries.keys()]) if (!key.startsWith(ANNOUNCED)) wake(key);
 }
