@@ -161,7 +161,7 @@ describe("an agent's notifications/cancelled for an MCP Connection's Tool", () =
   });
 
   it.runIf(process.env.QM_TEST_POSTGRES === "1")(
-    "reaches the Source from another instance than the one running the call (through the database)",
+    "reaches the Source from another instance than the one running the call (announced by NOTIFY)",
     { timeout: 120_000 },
     async () => {
       const url = database.url();
