@@ -79,11 +79,12 @@ describe("an SDK Tool's deadline", () => {
     const result = await call(client, slow, {}, 15_000);
     const took = Date.now() - t0;
     expect(errorCode(result)).toBe("TOOL_CALL_TIMEOUT");
+    // Bounds far from the 50 s default, not the 2 s itself: a loaded machine adds seconds of its own.
     expect(took).toBeGreaterThanOrEqual(1_900);
-    expect(took).toBeLessThan(5_000);
+    expect(took).toBeLessThan(10_000);
     // ctx.deadline is a Date, the Tool's deadline; the handler is stopped at it.
     expect(seen.context?.deadline).toBeInstanceOf(Date);
-    expect(seen.context!.deadline.getTime() - t0).toBeLessThan(2_500);
+    expect(seen.context!.deadline.getTime() - t0).toBeLessThan(10_000);
     await expect.poll(() => seen.abortedAt, { timeout: 3_000 }).toBeDefined();
     expect((await callLog(identityId)).map((r) => [r.toolName, r.outcome, r.failureCode])).toEqual([
       [slow, "failed", "TOOL_CALL_TIMEOUT"],

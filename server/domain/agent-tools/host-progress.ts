@@ -119,27 +119,32 @@ export function followHostProgress(
   const reports = watch(`progress:${callId}`);
   const stopped = new AbortController();
   let last = Number.NEGATIVE_INFINITY;
-  const loop = (async () => {
+  let gone = false;
+  /** Sends the call's latest report if it is newer than the last one sent. */
+  const forward = async () => {
     const db = await getDb();
-    while (!stopped.signal.aborted) {
+    const row = await db.toolCallProgress.findUnique({
+      where: { callId },
+      select: { progress: true, total: true, message: true },
+    });
+    if (!row || row.progress === null || row.progress <= last) return;
+    last = row.progress;
+    try {
+      await send({
+        progress: row.progress,
+        ...(row.total !== null ? { total: row.total } : {}),
+        ...(row.message !== null ? { message: row.message } : {}),
+      });
+    } catch {
+      // The agent's stream is gone (it hung up): the call's own waiter learns that from its signal.
+      gone = true;
+    }
+  };
+  const loop = (async () => {
+    while (!stopped.signal.aborted && !gone) {
       await reports.pause(FOLLOW_MS, stopped.signal);
       if (stopped.signal.aborted) break;
-      const row = await db.toolCallProgress.findUnique({
-        where: { callId },
-        select: { progress: true, total: true, message: true },
-      });
-      if (!row || row.progress === null || row.progress <= last) continue;
-      last = row.progress;
-      try {
-        await send({
-          progress: row.progress,
-          ...(row.total !== null ? { total: row.total } : {}),
-          ...(row.message !== null ? { message: row.message } : {}),
-        });
-      } catch {
-        // The agent's stream is gone (it hung up): the call's own waiter learns that from its signal.
-        break;
-      }
+      await forward();
     }
   })().catch(() => {
     // The database went away under a read: the call's waiter fails on its own read.
@@ -149,6 +154,9 @@ export function followHostProgress(
       stopped.abort();
       await loop;
       reports.close();
+      // A report taken just before the result still reaches the agent, and before the result:
+      // without this, a loaded instance dropped the last value (the one saying "done").
+      if (!gone) await forward().catch(() => {});
     },
   };
 }
