@@ -119,6 +119,8 @@ class Listener {
       "wake-up listener lost its database connection; other instances' calls and results reach this one by polling until it is back",
     );
     this.timer = setTimeout(() => void this.connect(), wait);
+    // Waiting to reconnect keeps nothing alive: a process with nothing else to do may exit.
+    this.timer.unref?.();
   }
 
   async stop(): Promise<void> {
