@@ -15,8 +15,10 @@
  *      beside the same call made directly with the SDK client (reported).
  *   5. Memory: search over 100,000 memories, memories.create, a consolidator pass
  *      (bench/memory.ts; `npm run bench:memory` runs only these).
- *   6. /mcp tools/call to an SDK Tool Host built with the SDK, 50 agents at once: calls per
- *      second, p50 and p99 (bench/sdk-host.ts; reported).
+ *   6. /mcp tools/call to an SDK Tool Host built with the SDK beside the same Tool on an MCP
+ *      Connection, one agent and 50 at once: p50, p99, calls per second and the ratio
+ *      (goal: the SDK Tool's p50 ≤ 2× the MCP Connection's) (bench/sdk-host.ts;
+ *      `npm run bench:sdk` runs only these).
  *   7. /mcp tools/call throughput with one and with three instances on the same PostgreSQL
  *      (bench/instances.ts; `npm run bench:instances` runs only these; reported).
  *   8. /mcp tools/call to an MCP Connection beside the same call made directly and through

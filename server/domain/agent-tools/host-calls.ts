@@ -55,10 +55,11 @@ export async function callHostTool(options: {
   /** The agent asked for progress (a progressToken): the host's reports go here (host-progress.ts). */
   onProgress?: (update: ProgressUpdate) => Promise<void> | void;
 }): Promise<ToolResult> {
-  const kind = await listenForWakeups();
-  const db = await getDb();
+  // The deadline counts from the call, not from whenever this instance's listener is ready.
   const limitMs = options.limitMs ?? LIMITS.TOOL_CALL_TIMEOUT_DEFAULT_SECONDS.value * 1000;
   const deadline = new Date(Date.now() + limitMs);
+  const kind = await listenForWakeups();
+  const db = await getDb();
   const id = randomUUID();
   // Watched before the row exists: a result (or the host's withdrawal) that comes while
   // this waiter is busy still ends its next pause at once.

@@ -22,6 +22,9 @@ import { wake, wakeAll } from "./wakeups";
 export const WAKEUP_CHANNEL = "qm_wakeups";
 /** How the listener's connection shows in pg_stat_activity. */
 export const WAKEUP_APPLICATION_NAME = "quartermaster-wakeups";
+/** Longest a waiter waits for the listener's first connection: the fallback polling covers the rest. */
+const READY_WAIT_MS = 1_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5_000;
 
@@ -55,7 +58,16 @@ export async function listenForWakeups(): Promise<OpenedDatabase["kind"]> {
     const started = listener;
     opened.onClose(() => started.stop());
   }
-  await listener.ready;
+  // A call never waits on the listener for long: a server slow to take a connection only
+  // means other instances' wake-ups reach this one by polling until it has one.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    listener.ready,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, READY_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
   return opened.kind;
 }
 
@@ -81,6 +93,7 @@ class Listener {
       connectionString: this.url,
       application_name: WAKEUP_APPLICATION_NAME,
       keepAlive: true,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
     this.client = client;
     client.on("notification", (message) => {
@@ -119,6 +132,8 @@ class Listener {
       "wake-up listener lost its database connection; other instances' calls and results reach this one by polling until it is back",
     );
     this.timer = setTimeout(() => void this.connect(), wait);
+    // Waiting to reconnect keeps nothing alive: a process with nothing else to do may exit.
+    this.timer.unref?.();
   }
 
   async stop(): Promise<void> {
