@@ -14,6 +14,8 @@ test("a curator holds a scope's agent writes for review and admits a held memory
   browser,
   baseURL,
 }) => {
+  // Three pages, a build of state through tRPC and /mcp, and axe three times.
+  test.slow();
   const scope = await trpc(page, "scopes.create", { name: `e2e-held-${hex()}` });
   const identity = await trpc(page, "identities.create", { name: `held-agent-${hex()}` });
   await trpc(page, "scopes.grant", { scopeId: scope.id, identityId: identity.id, access: "write" });
