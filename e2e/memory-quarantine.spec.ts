@@ -70,6 +70,7 @@ test("a curator holds a scope's agent writes for review and admits a held memory
   expect(memory).toMatchObject({ quarantined: false, admittedBy: email });
   await curator.goto(`/memory/memories/${memoryId}`);
   await expect(curator.getByTestId("memory-held")).toHaveCount(0);
+  await expect(curator.getByTestId("memory-admitted")).toContainText(`admitted by ${email}`);
   expect(await seriousA11yViolations(curator), "accessibility of the admitted memory").toEqual([]);
   await curator.context().close();
 });
