@@ -14,6 +14,8 @@ test("a curator holds a scope's agent writes for review and admits a held memory
   browser,
   baseURL,
 }) => {
+  // Three pages, a build of state through tRPC and /mcp, and axe three times.
+  test.slow();
   const scope = await trpc(page, "scopes.create", { name: `e2e-held-${hex()}` });
   const identity = await trpc(page, "identities.create", { name: `held-agent-${hex()}` });
   await trpc(page, "scopes.grant", { scopeId: scope.id, identityId: identity.id, access: "write" });
@@ -68,6 +70,7 @@ test("a curator holds a scope's agent writes for review and admits a held memory
   expect(memory).toMatchObject({ quarantined: false, admittedBy: email });
   await curator.goto(`/memory/memories/${memoryId}`);
   await expect(curator.getByTestId("memory-held")).toHaveCount(0);
+  await expect(curator.getByTestId("memory-admitted")).toContainText(`admitted by ${email}`);
   expect(await seriousA11yViolations(curator), "accessibility of the admitted memory").toEqual([]);
   await curator.context().close();
 });

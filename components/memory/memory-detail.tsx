@@ -70,6 +70,11 @@ function MemoryLoaded({ memory }: { memory: MemoryView }) {
             <StateBadge state={memory.state} always />
             <FlaggedBadge flagged={memory.flagged} reasons={memory.flagReasons} />
             <HeldBadge quarantined={memory.quarantined} />
+            {memory.admittedAt && (
+              <span data-testid="memory-admitted">
+                admitted by {memory.admittedBy ?? "a curator"} on {formatDateTime(memory.admittedAt)}
+              </span>
+            )}
             <span>
               in scope{" "}
               <Link href={scopeHref} className="text-accent hover:underline">

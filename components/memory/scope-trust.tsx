@@ -70,7 +70,7 @@ export function AgentWritesCard({ scope }: { scope: ScopeItem }) {
           Held writes wait as{" "}
           <Link
             href={`/memory/proposals?scope=${encodeURIComponent(scope.id)}&kind=admit`}
-            className="text-accent hover:underline"
+            className="text-accent underline"
           >
             admit proposals
           </Link>
@@ -235,7 +235,7 @@ export function RetentionCard({ scope }: { scope: ScopeItem }) {
               <ul className="max-h-64 space-y-1 overflow-y-auto text-sm">
                 {preview.items.map((m) => (
                   <li key={m.id}>
-                    <Link href={`/memory/memories/${m.id}`} className="text-accent hover:underline">
+                    <Link href={`/memory/memories/${m.id}`} className="text-accent underline">
                       {m.title || m.id}
                     </Link>{" "}
                     <span className="text-muted">
