@@ -83,6 +83,7 @@ test("a curator finds a flagged memory and clears it with the keyboard; the memo
 test("the identity page shows the follow rate of a client that read a truncated search hit by its link", async ({
   page,
 }) => {
+  test.setTimeout(120_000);
   const scope = await trpc(page, "scopes.create", { name: `e2e-links-${hex()}` });
   const long = await trpc(page, "memories.create", {
     scopeId: scope.id,
@@ -125,7 +126,8 @@ test("the identity page shows the follow rate of a client that read a truncated 
   await page.goto(`/agents/${identity.id}?tab=memory`);
   const card = page.getByTestId("link-follow-rates");
   const row = card.getByTestId("link-follow-row");
-  await expect(row).toHaveCount(1);
+  // The identity page loads several cards at once: on a busy machine this one may take a while.
+  await expect(row).toHaveCount(1, { timeout: 30_000 });
   await expect(row).toContainText("e2e-desk");
   await expect(row).toContainText("3.1.0");
   await expect(row.getByTestId("link-follow-rate")).toHaveText("100%");
