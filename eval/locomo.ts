@@ -46,6 +46,22 @@ export function sessionDate(text: string): Date {
   );
 }
 
+/**
+ * A few of LoCoMo's evidence entries hold several turn ids in one string ("D8:6; D9:17",
+ * "D9:1 D4:4") or a stray colon ("D:11:26"); read as written they name no turn, and the
+ * question could never be found whatever the ranking.
+ */
+export function evidenceIds(entry: string): string[] {
+  return [...entry.matchAll(/D:?(\d+):(\d+)/g)].map((m) => `D${m[1]}:${m[2]}`);
+}
+
+/**
+ * The development half split by conversation, before any tuning: ranking changes are tuned on
+ * the first part only, and the second tells whether a gain holds on conversations never
+ * tuned on (the real score is taken on the other half of LoCoMo, which we do not have).
+ */
+export const TUNING_PART = new Set(["conv-26", "conv-41", "conv-43"]);
+
 export function loadLocomo(file: string): LocomoConversation[] {
   const raw = JSON.parse(readFileSync(file, "utf8")) as {
     sample_id: string;
@@ -67,7 +83,7 @@ export function loadLocomo(file: string): LocomoConversation[] {
       })),
       questions: sample.qa
         .filter((q) => q.category >= 1 && q.category <= 4)
-        .map((q) => ({ question: q.question, evidence: q.evidence, category: q.category })),
+        .map((q) => ({ question: q.question, evidence: q.evidence.flatMap(evidenceIds), category: q.category })),
     };
   });
 }

@@ -20,6 +20,8 @@ export interface CategoryScore {
 }
 export interface EvalReport extends CategoryScore {
   byCategory: Record<string, CategoryScore>;
+  /** The same scores over a named group of conversations (e.g. the tuning and check parts). */
+  parts: Record<string, CategoryScore & { byCategory: Record<string, CategoryScore> }>;
   searchMs: { p50: number; p95: number };
   /** Hits that came from another conversation's scope (must be 0). */
   crossScopeHits: number;
@@ -32,8 +34,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-export async function evaluateRetrieval(conversations: LocomoConversation[]): Promise<EvalReport> {
-  const ranks: { category: number; rank: number | null }[] = [];
+export async function evaluateRetrieval(
+  conversations: LocomoConversation[],
+  partOf: (conversationId: string) => string | null = () => null,
+): Promise<EvalReport> {
+  const ranks: { category: number; rank: number | null; part: string | null }[] = [];
   const latencies: number[] = [];
   const owner = new Map<string, string>();
   let crossScopeHits = 0;
@@ -60,7 +65,7 @@ export async function evaluateRetrieval(conversations: LocomoConversation[]): Pr
       latencies.push(performance.now() - started);
       crossScopeHits += hits.filter((h) => owner.get(h.id) !== scope.id).length;
       const index = hits.findIndex((h) => wanted.has(h.id));
-      ranks.push({ category: q.category, rank: index === -1 ? null : index + 1 });
+      ranks.push({ category: q.category, rank: index === -1 ? null : index + 1, part: partOf(conversation.id) });
     }
   }
   const score = (list: typeof ranks): CategoryScore => {
@@ -72,15 +77,23 @@ export async function evaluateRetrieval(conversations: LocomoConversation[]): Pr
       mrr: list.reduce((sum, r) => sum + (r.rank ? 1 / r.rank : 0), 0) / n,
     };
   };
-  const byCategory = Object.fromEntries(
-    [...new Set(ranks.map((r) => r.category))]
-      .sort()
-      .map((c) => [CATEGORY[c] ?? String(c), score(ranks.filter((r) => r.category === c))]),
+  const byCategory = (list: typeof ranks) =>
+    Object.fromEntries(
+      [...new Set(list.map((r) => r.category))]
+        .sort()
+        .map((c) => [CATEGORY[c] ?? String(c), score(list.filter((r) => r.category === c))]),
+    );
+  const parts = Object.fromEntries(
+    [...new Set(ranks.map((r) => r.part).filter((p): p is string => p !== null))].map((p) => {
+      const list = ranks.filter((r) => r.part === p);
+      return [p, { ...score(list), byCategory: byCategory(list) }];
+    }),
   );
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     ...score(ranks),
-    byCategory,
+    byCategory: byCategory(ranks),
+    parts,
     searchMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95) },
     crossScopeHits,
     memories,
@@ -89,6 +102,14 @@ export async function evaluateRetrieval(conversations: LocomoConversation[]): Pr
 
 export function formatReport(report: EvalReport): string {
   const f = (x: number) => x.toFixed(3);
+  const table = (title: string, s: CategoryScore & { byCategory: Record<string, CategoryScore> }) => [
+    "",
+    `${title.padEnd(13)} ${"questions".padStart(9)}  recall@5  recall@10  MRR`,
+    ...Object.entries({ all: s, ...s.byCategory }).map(
+      ([name, c]) =>
+        `${name.padEnd(13)} ${String(c.questions).padStart(9)}  ${f(c.recallAt5).padStart(8)}  ${f(c.recallAt10).padStart(9)}  ${f(c.mrr)}`,
+    ),
+  ];
   const lines = [
     `recall_at_5 ${f(report.recallAt5)}`,
     `recall_at_10 ${f(report.recallAt10)}`,
@@ -97,12 +118,8 @@ export function formatReport(report: EvalReport): string {
     `search_ms_p95 ${report.searchMs.p95.toFixed(1)}`,
     `cross_scope_hits ${report.crossScopeHits}`,
     `questions ${report.questions} memories ${report.memories}`,
-    "",
-    "category      questions  recall@5  recall@10  MRR",
-    ...Object.entries(report.byCategory).map(
-      ([name, s]) =>
-        `${name.padEnd(13)} ${String(s.questions).padStart(9)}  ${f(s.recallAt5).padStart(8)}  ${f(s.recallAt10).padStart(9)}  ${f(s.mrr)}`,
-    ),
+    ...table("category", report),
+    ...Object.entries(report.parts).flatMap(([name, s]) => table(name, s)),
   ];
   return lines.join("\n");
 }

@@ -11,7 +11,7 @@ import path from "node:path";
 import { installDatabase } from "@/server/db";
 import { openDatabase } from "@/server/db/open";
 import { applyMigrations } from "@/server/db/schema-engine";
-import { loadFixture, loadLocomo } from "./locomo";
+import { loadFixture, loadLocomo, TUNING_PART } from "./locomo";
 import { evaluateRetrieval, formatReport } from "./memory-eval";
 import { loadScreeningFixture, screeningReports } from "./memory-screening";
 
@@ -27,7 +27,11 @@ installDatabase(opened);
 const started = performance.now();
 // LoCoMo is an array of samples; our own fixture an object with conversations.
 const ours = !Array.isArray(JSON.parse(readFileSync(file, "utf8")));
-const report = await evaluateRetrieval(ours ? loadFixture(file) : loadLocomo(file));
+// LoCoMo's development half is reported in two parts too: tuned on, and only checked.
+const report = await evaluateRetrieval(
+  ours ? loadFixture(file) : loadLocomo(file),
+  ours ? undefined : (id) => (TUNING_PART.has(id) ? "tuning part" : "check part"),
+);
 console.log(formatReport(report));
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; data: ${path.relative(process.cwd(), file)})`);
 await opened.close();
