@@ -145,7 +145,8 @@ export async function exportScope(actor: Actor, raw: unknown): Promise<{ name: s
   for await (const line of exportLines(scopeId)) out.push(line);
   const db = await getDb();
   const scope = await db.scope.findUniqueOrThrow({ where: { id: scopeId }, select: { name: true } });
-  return { name: scope.name, lines: out.length, jsonl: out.length ? `${out.join("\n")}\n` : "" };
+  // `lines` counts the scope's own lines; the signature line after them is not one of them.
+  return { name: scope.name, lines: out.length - 1, signed: true, jsonl: `${out.join("\n")}\n` };
 }
 
 /** The export, a line at a time, signed (a download streams it). Access is the caller's to check. */
