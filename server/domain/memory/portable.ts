@@ -138,7 +138,10 @@ const ZLine = z.discriminatedUnion("type", [ZMemoryLine, ZFactLine, ZThreadLine,
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The scope as JSON Lines: one object per line, the scope first, memories in write order. */
-export async function exportScope(actor: Actor, raw: unknown): Promise<{ name: string; lines: number; jsonl: string }> {
+export async function exportScope(
+  actor: Actor,
+  raw: unknown,
+): Promise<{ name: string; lines: number; signed: true; jsonl: string }> {
   const { scopeId } = parseInput(ZScopeIdInput, raw);
   await requireScope(actor, scopeId, "read");
   const out: string[] = [];
