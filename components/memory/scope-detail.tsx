@@ -219,7 +219,7 @@ function ExportButton({ scope }: { scope: ScopeItem }) {
       setState({
         busy: false,
         error: null,
-        done: `${formatCount(result.lines)} ${result.lines === 1 ? "line" : "lines"}, ${formatBytes(blob.size)}`,
+        done: `${formatCount(result.lines)} ${result.lines === 1 ? "line" : "lines"}, signed, ${formatBytes(blob.size)}`,
       });
     } catch (e) {
       setState({ busy: false, error: errorMessage(e), done: null });

@@ -138,14 +138,18 @@ const ZLine = z.discriminatedUnion("type", [ZMemoryLine, ZFactLine, ZThreadLine,
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The scope as JSON Lines: one object per line, the scope first, memories in write order. */
-export async function exportScope(actor: Actor, raw: unknown): Promise<{ name: string; lines: number; jsonl: string }> {
+export async function exportScope(
+  actor: Actor,
+  raw: unknown,
+): Promise<{ name: string; lines: number; signed: true; jsonl: string }> {
   const { scopeId } = parseInput(ZScopeIdInput, raw);
   await requireScope(actor, scopeId, "read");
   const out: string[] = [];
   for await (const line of exportLines(scopeId)) out.push(line);
   const db = await getDb();
   const scope = await db.scope.findUniqueOrThrow({ where: { id: scopeId }, select: { name: true } });
-  return { name: scope.name, lines: out.length, jsonl: out.length ? `${out.join("\n")}\n` : "" };
+  // `lines` counts the scope's own lines; the signature line after them is not one of them.
+  return { name: scope.name, lines: out.length - 1, signed: true, jsonl: `${out.join("\n")}\n` };
 }
 
 /**
