@@ -39,6 +39,11 @@ export interface ClientConfirmation {
   answer?: ConfirmationAnswer;
   /** Why it cannot be asked, for CONFIRMATION_UNAVAILABLE. */
   unavailableBecause?: string;
+  /**
+   * Tried from the console (agent-tools/try-tool.ts): the operator is the person who
+   * confirms, there and then, so no question goes anywhere.
+   */
+  console?: { confirmed: boolean };
 }
 
 /** The question to put to the user, with the claim to seal into requestState. */
@@ -94,6 +99,17 @@ export async function judgeConfirmation(
 ): Promise<
   { verdict: "run" } | { verdict: "ask"; request: ConfirmationRequest } | { verdict: "refuse"; error: DomainError }
 > {
+  if (client?.console)
+    return client.console.confirmed
+      ? { verdict: "run" }
+      : {
+          verdict: "refuse",
+          error: new DomainError(
+            "CONFIRMATION_UNAVAILABLE",
+            `The Tool ${call.toolName} runs only after the user confirms each call. Tried from the console, you are that person: confirm the call (confirmed: true) to run it. Nothing was run.`,
+            { policy: "confirm" },
+          ),
+        };
   const answer = client?.answer;
   if (!answer) {
     if (client?.canAsk) return { verdict: "ask", request: confirmationRequest(call, now) };
