@@ -25,7 +25,7 @@ describe("the sealed session id of a 2025-era client that can be asked", () => {
     const id = sessionIdFor("id-a", "2025-11-25", initialize({ elicitation: {} })) as string;
     expect(sessionAsksByForm(carrying(id), "id-a")).toBe(true);
     expect(sessionAsksByForm(carrying(id), "id-b")).toBe(false);
-    const [prefix, body, mac] = id.split(".");
+    const [prefix, , mac] = id.split(".");
     const rewritten = Buffer.from(JSON.stringify({ f: 1, x: 1 })).toString("base64url");
     expect(sessionAsksByForm(carrying([prefix, rewritten, mac].join(".")), "id-a")).toBe(false);
     expect(sessionAsksByForm(carrying(`${id.slice(0, -2)}AA`), "id-a")).toBe(false);
