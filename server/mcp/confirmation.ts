@@ -161,7 +161,7 @@ export async function askInBand(
         answer: {
           claim: request.claim,
           accepted: false,
-          why: `The user did not answer within ${fmtDuration(timeout)}.`,
+          why: `The user did not answer within ${fmtDuration(LIMITS.CONFIRMATION_TTL_SECONDS.value * 1000)}.`,
         },
       };
     return {
