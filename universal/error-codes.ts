@@ -189,12 +189,15 @@ export const TOOL_CALL_FAILURE_CODES = {
   },
   CONFIRMATION_UNAVAILABLE: {
     status: 403,
-    doc: "The Tool is under the confirm policy and this client cannot ask its user (it speaks no 2026-07-28 multi-round-trip or declared no form elicitation); nothing ran.",
+    doc: "The Tool is under the confirm policy and this client cannot ask its user (it declared no form elicitation, speaks 2025-03-26, or answered the question with an error); nothing ran.",
   },
-  CONFIRMATION_DECLINED: { status: 403, doc: "The user declined (or cancelled) the confirmation; nothing ran." },
+  CONFIRMATION_DECLINED: {
+    status: 403,
+    doc: "The user declined, cancelled or did not answer the confirmation in time; nothing ran.",
+  },
   CONFIRMATION_INVALID: {
     status: 403,
-    doc: "The confirmation carried back does not fit this call (other arguments, another Tool definition) or was used already; nothing ran.",
+    doc: "The confirmation carried back does not fit this call (other arguments, another Tool definition), was used already, or its requestState was refused (changed, expired, another identity's: answered as -32602); nothing ran.",
   },
   APPROVAL_PENDING: {
     status: 202,

@@ -23,7 +23,9 @@ type Mode = "form" | "json";
 /**
  * Try a Tool (operators): a form from its input schema, called as one of the identities
  * that hold it, through the same path /mcp uses. Shows the result blocks and the JSON-RPC
- * exchange; a Tool that says it is destructive asks first.
+ * exchange; a Tool that says it is destructive asks first, and so does one under the
+ * `confirm` call policy — here the operator is the person its agents' users would be, so
+ * the call is confirmed in this dialog, not in a client.
  */
 export function TryTool({ tool }: { tool: ToolDetailView }) {
   const trpc = useTRPC();
@@ -37,6 +39,8 @@ export function TryTool({ tool }: { tool: ToolDetailView }) {
   const [confirming, setConfirming] = useState<Record<string, unknown> | null>(null);
   const call = useMutation(trpc.catalog.tryTool.mutationOptions({ onSettled: () => setConfirming(null) }));
   const destructive = (tool.annotations as { destructiveHint?: unknown } | null)?.destructiveHint === true;
+  const policy = tool.callPolicy.policy;
+  const asks = destructive || policy === "confirm";
 
   if (holders.length === 0)
     return (
@@ -66,7 +70,7 @@ export function TryTool({ tool }: { tool: ToolDetailView }) {
       if (!parsed.arguments) return;
       args = parsed.arguments;
     }
-    if (destructive) setConfirming(args);
+    if (asks) setConfirming(args);
     else call.mutate({ toolId: tool.id, identityId, arguments: args });
   }
 
@@ -162,8 +166,25 @@ export function TryTool({ tool }: { tool: ToolDetailView }) {
           <Button type="submit" disabled={call.isPending || !identityId}>
             <Play className="size-4" aria-hidden /> {call.isPending ? "Calling…" : "Call Tool"}
           </Button>
-          {destructive && (
-            <span className="text-sm text-danger">This Tool says it is destructive: you will be asked to confirm.</span>
+          {policy === "confirm" ? (
+            <span className="text-sm text-danger" data-testid="try-confirm-note">
+              This Tool asks for confirmation before each call (call policy confirm): agents’ users confirm in their
+              client; here you confirm it yourself.
+            </span>
+          ) : policy === "approve" ? (
+            <span className="text-sm text-muted" data-testid="try-approve-note">
+              This Tool is under approve: the call is parked until an approver decides under{" "}
+              <Link href="/tools/approvals" className="text-accent underline">
+                Tools → Approvals
+              </Link>
+              ; call it again once approved.
+            </span>
+          ) : (
+            destructive && (
+              <span className="text-sm text-danger">
+                This Tool says it is destructive: you will be asked to confirm.
+              </span>
+            )
           )}
         </div>
         {call.error && !confirming && (
@@ -203,8 +224,8 @@ export function TryTool({ tool }: { tool: ToolDetailView }) {
       <ConfirmDialog
         open={Boolean(confirming)}
         onClose={() => setConfirming(null)}
-        title={`Call ${tool.nativeName}?`}
-        confirmLabel="Call it"
+        title={policy === "confirm" ? `Confirm this call of ${tool.nativeName}` : `Call ${tool.nativeName}?`}
+        confirmLabel={policy === "confirm" ? "Confirm and call" : "Call it"}
         pendingLabel="Calling…"
         pending={call.isPending}
         error={call.error}
@@ -213,10 +234,21 @@ export function TryTool({ tool }: { tool: ToolDetailView }) {
           confirming && call.mutate({ toolId: tool.id, identityId, arguments: confirming, confirmed: true })
         }
       >
-        <p>
-          This Tool declares itself <strong>destructive</strong>: the call reaches its real Source and may change or
-          delete data there, as if the identity’s agent had made it.
-        </p>
+        {policy === "confirm" ? (
+          <div className="space-y-3">
+            <p>
+              An operator put this Tool under <strong>confirm</strong>: every call waits for a person to say yes. An
+              agent’s user is asked in their client; here you are that person. The call reaches its real Source, as{" "}
+              <strong>{holders.find((h) => h.id === identityId)?.name}</strong>, with these arguments:
+            </p>
+            {confirming && <JsonBlock value={confirming} label="arguments to confirm" maxHeight="12rem" />}
+          </div>
+        ) : (
+          <p>
+            This Tool declares itself <strong>destructive</strong>: the call reaches its real Source and may change or
+            delete data there, as if the identity’s agent had made it.
+          </p>
+        )}
       </ConfirmDialog>
     </Card>
   );

@@ -1,8 +1,9 @@
 /**
  * The demo's SDK Tool Host, "Billing service (demo)": a process of its own, built with the
- * Tool Host SDK as any team would build one. It serves the SDK's invoicing example and two
- * Tools a model cannot take, so the console shows those states: the SDK publishes them as
- * registered-but-not-offered and logs how to fix each.
+ * Tool Host SDK as any team would build one. It serves the SDK's invoicing example, two
+ * destructive Tools under call policies, and two Tools a model cannot take, so the console
+ * shows those states: the SDK publishes the last as registered-but-not-offered and logs how
+ * to fix each.
  *
  * Started by server/demo/tool-host-launcher.ts with QM_URL and QM_HOST_TOKEN; it says
  * "ready" over IPC once registered, and closes when told to or when its parent goes away.
@@ -24,6 +25,25 @@ addInvoicingTools(host)
     }),
     annotations: { destructiveHint: true },
     handler: () => "Refunds need a human's approval in the demo.",
+  })
+  // Two destructive Tools the demo puts under call policies (domain/demo/call-policies.ts):
+  // voiding asks the agent's user to confirm, refunding waits for an approver.
+  .tool({
+    name: "void_invoice",
+    description: "Void an issued invoice: it can no longer be paid, and the customer is told.",
+    input: z.object({ invoiceId: z.string().describe("The invoice to void, e.g. inv_42.") }),
+    annotations: { destructiveHint: true, idempotentHint: true },
+    handler: ({ invoiceId }) => `Invoice ${invoiceId} voided; the customer was told.`,
+  })
+  .tool({
+    name: "refund_invoice",
+    description: "Refund a paid invoice to the card it was paid with.",
+    input: z.object({
+      invoiceId: z.string().describe("The paid invoice to refund, e.g. inv_42."),
+      reason: z.string().describe("Why, as the customer will read it."),
+    }),
+    annotations: { destructiveHint: true },
+    handler: ({ invoiceId }) => `Invoice ${invoiceId} refunded to the card it was paid with.`,
   })
   .tool({
     name: "export_ledger",

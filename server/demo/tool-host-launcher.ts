@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { applyDemoCallPolicies } from "../domain/demo/call-policies";
 import { log } from "../log";
 
 export interface DemoToolHost {
@@ -67,6 +68,11 @@ export async function startDemoToolHost(options: {
     });
   });
   if (!ready) log.warn("the demo SDK Tool Host did not register in time; its Tools may appear a little later");
+  // Its destructive Tools under confirm and approve, once they exist (the first start).
+  else
+    await applyDemoCallPolicies().catch((error: unknown) =>
+      log.warn({ err: error }, "could not put the demo's destructive Tools under their call policies"),
+    );
 
   return {
     stop: () =>

@@ -37,5 +37,17 @@ export async function serveMcpDirect(req: IncomingMessage, res: ServerResponse, 
   response.headers.forEach((value, name) => {
     res.setHeader(name, value);
   });
+  // An event stream is written as it comes: a tools/call may ask the agent's user a question
+  // on it and wait for the answer (docs/decisions/0087), so it cannot be read whole first.
+  if (response.body && response.headers.get("content-type")?.startsWith("text/event-stream")) {
+    res.flushHeaders();
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+    } catch {
+      // The stream ended because the agent hung up; nothing is left to write to.
+    }
+    res.end();
+    return;
+  }
   res.end(Buffer.from(await response.arrayBuffer()));
 }

@@ -29,6 +29,7 @@ import { observeMcpRequest } from "../observability/mcp-request";
 import { annotateSpan } from "../observability/tracing";
 import { bearerToken } from "../tokens";
 import { inRevision2025Codes, jsonRpcErrorResponse } from "./errors";
+import { acceptAnswers, answersIn, carryQuestions, sessionAsksByForm, sessionIdFor } from "./in-band";
 import { legacyRevision, SERVED_REVISIONS } from "./revisions";
 import { buildMcpServer } from "./server";
 
@@ -43,13 +44,14 @@ function originAllowed(request: Request): boolean {
   return trustedOrigins().includes(origin);
 }
 
-function serverFor(authInfo: AuthInfo | undefined, request: Request | undefined, revision: string) {
+function serverFor(authInfo: AuthInfo | undefined, request: Request | undefined, revision: string, asksInBand = false) {
   const actor = authInfo?.extra?.actor as Actor | undefined;
   if (!actor) throw new Error("/mcp handler reached without an authenticated actor");
   // A call in flight is abandoned (its Source exchange aborted) when the agent hangs up.
   return buildMcpServer(actor, request?.signal ?? new AbortController().signal, revision, {
     instructions: authInfo?.extra?.instructions !== false,
     client: authInfo?.extra?.client as ClientOf | undefined,
+    asksInBand,
   });
 }
 
@@ -66,23 +68,39 @@ const modern = createMcpHandler(({ authInfo, requestInfo }) => serverFor(authInf
 /**
  * 2025-era requests (no revision in `_meta`), statelessly: a server and a transport per
  * request, answering in JSON rather than the SDK fallback's event stream (one answer per
- * request needs no stream, and curl and simple clients read JSON).
+ * request needs no stream, and curl and simple clients read JSON) — except a tools/call of
+ * a client that declared form elicitation (its session id says so, in-band.ts): that one
+ * streams, so a Tool under `confirm` can ask its user on it and wait for the answer.
  */
 async function legacy(request: Request, parsedBody: unknown, authInfo: AuthInfo): Promise<Response> {
-  const server = await serverFor(authInfo, request, legacyRevision(request, parsedBody));
+  const revision = legacyRevision(request, parsedBody);
+  const identityId = identityOf(authInfo);
+  const method = (parsedBody as { method?: unknown } | null)?.method;
+  const asks = method === "tools/call" && !!identityId && sessionAsksByForm(request, identityId);
+  const server = await serverFor(authInfo, request, revision, asks);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     // A call whose agent asked for progress answers on an event stream, which carries the
-    // notifications/progress before the result (JSON would drop them).
-    enableJsonResponse: !asksForProgress(parsedBody),
+    // notifications/progress before the result (JSON would drop them); so does one that may
+    // ask its user to confirm.
+    enableJsonResponse: !asks && !asksForProgress(parsedBody),
   });
   await server.connect(transport);
   const send = transport.send.bind(transport);
   transport.send = (message, options) => send(inRevision2025Codes(message), options);
+  if (asks && identityId) carryQuestions(transport, identityId, request.signal);
   // Not closed after: in JSON mode the answer is complete when handleRequest resolves, so
   // nothing is left in flight to abort, and closing built an Error (a stack trace) per
   // request only to drop it. Server and transport go with the garbage.
-  return transport.handleRequest(request, { parsedBody, authInfo });
+  const response = await transport.handleRequest(request, { parsedBody, authInfo });
+  const sessionId = method === "initialize" && identityId ? sessionIdFor(identityId, revision, parsedBody) : null;
+  if (sessionId && response.ok) response.headers.set("mcp-session-id", sessionId);
+  return response;
+}
+
+function identityOf(authInfo: AuthInfo): string | undefined {
+  const actor = authInfo.extra?.actor as Actor | undefined;
+  return actor?.kind === "agent" ? actor.identityId : undefined;
 }
 
 function asksForProgress(parsedBody: unknown): boolean {
@@ -214,6 +232,10 @@ async function answerMcpPost(request: Request, body: Buffer | undefined): Promis
     scopes: [],
     extra: { actor, instructions, client },
   };
+  // A 2025-era client's answer to a question put on the stream of one of its calls, for
+  // whichever instance holds that call (in-band.ts).
+  const answers = actor.kind === "agent" ? answersIn(parsedBody) : null;
+  if (answers && actor.kind === "agent") return acceptAnswers(actor.identityId, answers);
   if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
   return modern.fetch(request, { authInfo, parsedBody });
 }

@@ -25,11 +25,12 @@ import {
   type SurfaceKind,
   TEMPLATES,
 } from "../domain/agent-tools/source-surface";
+import type { ClientConfirmation } from "../domain/call-policies/confirmation";
 import { observeToolCall } from "../domain/calls/observe";
 import { isDomainError } from "../errors";
 import { LIMITS } from "../limits";
 import { log } from "../log";
-import { askToConfirm, clientConfirmation, confirmationCodec } from "./confirmation";
+import { askInBand, askToConfirm, clientConfirmation, refusedRequestState } from "./confirmation";
 import { promptForRevision, toolResultForRevision } from "./downgrade";
 import { toMcpError } from "./errors";
 import { getPrompt, listPrompts } from "./prompts";
@@ -57,13 +58,16 @@ const isNotFound = (error: unknown) => isDomainError(error) && (error as { code:
 /**
  * `revision`: what the request speaks (revisions.ts); results are shaped for it (downgrade.ts).
  * `instructions: false` for a request whose answer cannot carry them (not initialize or server/discover).
+ * `asksInBand`: a 2025-era tools/call that can put a question to its client on its own stream.
  */
 export async function buildMcpServer(
   actor: Actor,
   signal: AbortSignal,
   revision: string,
-  options: { instructions: boolean; client?: ClientOf } = { instructions: true },
+  options: { instructions: boolean; client?: ClientOf; asksInBand?: boolean } = { instructions: true },
 ): Promise<Server> {
+  // A 2025-era tools/call on a stream whose client declared form elicitation (handler.ts).
+  const asksInBand = options.asksInBand === true;
   const agent = actor as AgentActor;
   const client = options.client ?? requestClient(null, null);
   const server = new Server(
@@ -78,8 +82,6 @@ export async function buildMcpServer(
       ...(options.instructions ? { instructions: await instructionsFor(agent.identityId) } : {}),
       // A listing is stable within a day (domain/agent-tools/exposure.ts): 2026-07-28 clients may keep it a while.
       cacheHints: { "tools/list": { ttlMs: LIMITS.LISTING_TTL_MS.value } },
-      // A confirmation's requestState is checked (seal, identity, expiry) before tools/call runs.
-      ...(revision === SERVED_REVISIONS[0] ? { requestState: { verify: confirmationCodec().verify } } : {}),
     },
   );
   const guarded =
@@ -116,34 +118,46 @@ export async function buildMcpServer(
       const forwarded = forwardedCall(forwarding, { name, arguments: args });
       const call = "result" in forwarded ? { name, arguments: args } : forwarded;
       // Rate limits, the call log, the span and the metrics of every call (domain/calls).
-      const { result, confirm } = await observeToolCall(actor, call, async (callId) => {
-        if ("result" in forwarded) return forwarded;
-        const builtIn = builtInTool(call.name);
-        // What a built-in writes names this call and its client (a memory's provenance).
-        const inCall: AgentActor = { ...agent, call: { id: callId, client: await client() } };
-        if (builtIn) return await runTool(builtIn, call.arguments, { actor: inCall, signal, client });
-        try {
-          return await callOfferedTool(actor, {
-            ...call,
-            // A cancellation sent on this request's own stream aborts ctx's signal; one sent
-            // as a POST of its own (a stateless client's) arrives through requestKey below.
-            signal: AbortSignal.any([signal, ctx.mcpReq.signal]),
-            requestKey: requestKey(agent, ctx.mcpReq.id),
-            confirmation: clientConfirmation(ctx, revision),
-            onProgress: progressSender(ctx.mcpReq),
-          });
-        } catch (error) {
-          // A direct call of an unknown name is a protocol error; through call_tool the name
-          // is an argument the model got wrong, answered as a result it can act on.
-          if (!forwarding || !isNotFound(error)) throw error;
-          return failedCall("NOT_FOUND", (error as Error).message, { field: "name" });
-        }
-      });
-      // Under `confirm`, nothing ran: the client asks its user and retries (confirmation.ts).
-      if (confirm) return (await askToConfirm(confirm, ctx)) as never;
+      const observed = (heard?: ClientConfirmation) =>
+        observeToolCall(actor, call, async (callId) => {
+          if ("result" in forwarded) return forwarded;
+          const builtIn = builtInTool(call.name);
+          // What a built-in writes names this call and its client (a memory's provenance).
+          const inCall: AgentActor = { ...agent, call: { id: callId, client: await client() } };
+          if (builtIn) return await runTool(builtIn, call.arguments, { actor: inCall, signal, client });
+          try {
+            return await callOfferedTool(actor, {
+              ...call,
+              // A cancellation sent on this request's own stream aborts ctx's signal; one sent
+              // as a POST of its own (a stateless client's) arrives through requestKey below.
+              signal: AbortSignal.any([signal, ctx.mcpReq.signal]),
+              requestKey: requestKey(agent, ctx.mcpReq.id),
+              // Checked inside the observed call, so a refused requestState is in the call log.
+              confirmation: heard ?? (await clientConfirmation(ctx, revision, asksInBand)),
+              onProgress: progressSender(ctx.mcpReq),
+            });
+          } catch (error) {
+            // A direct call of an unknown name is a protocol error; through call_tool the name
+            // is an argument the model got wrong, answered as a result it can act on.
+            if (!forwarding || !isNotFound(error)) throw error;
+            return failedCall("NOT_FOUND", (error as Error).message, { field: "name" });
+          }
+        });
+      let answered: Awaited<ReturnType<typeof observed>>;
+      try {
+        answered = await observed();
+        // Under `confirm`, nothing ran. A 2026-07-28 client asks its user and retries; a
+        // 2025-era one that can be asked is asked on this request's stream, and the call is
+        // judged again, as its own call, with the answer (confirmation.ts, in-band.ts).
+        if (answered.confirm && revision === SERVED_REVISIONS[0])
+          return (await askToConfirm(answered.confirm, ctx)) as never;
+        if (answered.confirm) answered = await observed(await askInBand(answered.confirm, ctx, revision));
+      } catch (error) {
+        throw refusedRequestState(error) ?? error;
+      }
       // Content blocks pass through as the Source sent them (their limits were checked),
       // in what the client's revision has.
-      return toolResultForRevision(result as CallToolResult, revision);
+      return toolResultForRevision(answered.result as CallToolResult, revision);
     }),
   );
   // /mcp keeps no session, so the request a cancellation names may be in flight on any

@@ -15,6 +15,7 @@ import { Client as Client132 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Transport132 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
+import { flushCallLog } from "@/server/domain/calls/recorder";
 import { LIMITS } from "@/server/limits";
 import { handleMcpOther, handleMcpPost } from "@/server/mcp/handler";
 import { connectionTo, type operator } from "../helpers/catalog";
@@ -64,11 +65,25 @@ afterAll(async () => {
 });
 
 let k = 0;
+const identityOfToken = new Map<string, string>();
 async function tokenFor() {
   const identity = await api.identities.create({ name: `confirm-agent-${++k}-${Date.now()}` });
   await api.identities.assignSource({ identityId: identity.id, sourceId });
   const { value } = await api.identities.createToken({ identityId: identity.id, name: "t" });
+  identityOfToken.set(value, identity.id);
   return value;
+}
+
+/** The identity's delete_invoice rows in the call log, oldest first: what each round ended as. */
+async function logged(token: string) {
+  await flushCallLog();
+  const db = await getDb();
+  const rows = await db.callLog.findMany({
+    where: { identityId: identityOfToken.get(token), toolName: "delete_invoice" },
+    orderBy: { startedAt: "asc" },
+    select: { outcome: true, failureCode: true },
+  });
+  return rows.map((r) => r.failureCode ?? r.outcome);
 }
 
 type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean> };
@@ -161,14 +176,15 @@ describe("a Tool under confirm", () => {
     expect(code(modern)).toBe("CONFIRMATION_UNAVAILABLE");
     expect(text(modern)).toMatch(/declared no form elicitation.*call policy/s);
 
-    const legacy = new Client132({ name: "legacy", version: "1" }, { capabilities: { elicitation: {} } });
+    // A 2025-11-25 client that declared no elicitation when it connected.
+    const legacy = new Client132({ name: "legacy", version: "1" }, { capabilities: {} });
     await legacy.connect(
       new Transport132(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
     );
     closers.push(() => legacy.close());
     const old = await legacy.callTool({ name: "delete_invoice", arguments: { query: "x" } });
     expect(code(old)).toBe("CONFIRMATION_UNAVAILABLE");
-    expect(text(old)).toMatch(/speaks MCP 2025-11-25/);
+    expect(text(old)).toMatch(/speaks MCP 2025-11-25 and declared no form elicitation when it connected/);
     expect(deletes()).toBe(before);
   });
 });
@@ -195,7 +211,8 @@ describe("a confirmation carried back by hand", () => {
     modernClient(token, { action: "accept", content: { confirm: true } }, { inputRequired: { autoFulfill: false } });
 
   it("runs once: a replay of the same requestState is CONFIRMATION_INVALID and reaches nothing", async () => {
-    const client = await manual(await tokenFor());
+    const token = await tokenFor();
+    const client = await manual(token);
     const state = await firstRound(client, { query: "INV-9" });
     const before = deletes();
     const first = await retry(client, { query: "INV-9" }, state);
@@ -205,10 +222,13 @@ describe("a confirmation carried back by hand", () => {
     expect(code(again)).toBe("CONFIRMATION_INVALID");
     expect(text(again)).toMatch(/used already/);
     expect(deletes()).toBe(before + 1);
+    // The call log holds each round: asked, run, the replay refused.
+    expect(await logged(token)).toEqual(["CONFIRMATION_REQUIRED", "ok", "CONFIRMATION_INVALID"]);
   });
 
   it("refuses changed arguments, a tampered seal and another identity's token, reaching nothing", async () => {
-    const client = await manual(await tokenFor());
+    const token = await tokenFor();
+    const client = await manual(token);
     const state = await firstRound(client, { query: "INV-10" });
     const before = deletes();
     const changed = await retry(client, { query: "INV-11" }, state);
@@ -223,9 +243,18 @@ describe("a confirmation carried back by hand", () => {
     await expect(retry(client, { query: "INV-10" }, forged)).rejects.toThrow(/Invalid or expired requestState/);
     await expect(retry(client, { query: "INV-10" }, `${state}x`)).rejects.toThrow(/Invalid or expired requestState/);
 
-    const other = await manual(await tokenFor());
+    const otherToken = await tokenFor();
+    const other = await manual(otherToken);
     await expect(retry(other, { query: "INV-10" }, state)).rejects.toThrow(/Invalid or expired requestState/);
     expect(deletes()).toBe(before);
+    // Each refusal is in the call log under the Tool's name, with its code, on the identity that sent it.
+    expect(await logged(token)).toEqual([
+      "CONFIRMATION_REQUIRED",
+      "CONFIRMATION_INVALID",
+      "CONFIRMATION_INVALID",
+      "CONFIRMATION_INVALID",
+    ]);
+    expect(await logged(otherToken)).toEqual(["CONFIRMATION_INVALID"]);
     // The rightful retry still runs (none of the refusals used it up).
     expect((await retry(client, { query: "INV-10" }, state)).isError).toBeFalsy();
     expect(deletes()).toBe(before + 1);
@@ -236,12 +265,14 @@ describe("a confirmation carried back by hand", () => {
     const kept = ttl.value;
     ttl.value = 1;
     try {
-      const client = await manual(await tokenFor());
+      const token = await tokenFor();
+      const client = await manual(token);
       const state = await firstRound(client, { query: "INV-12" });
       await new Promise((resolve) => setTimeout(resolve, 2100));
       const before = deletes();
       await expect(retry(client, { query: "INV-12" }, state)).rejects.toThrow(/Invalid or expired requestState/);
       expect(deletes()).toBe(before);
+      expect(await logged(token)).toEqual(["CONFIRMATION_REQUIRED", "CONFIRMATION_INVALID"]);
     } finally {
       ttl.value = kept;
     }

@@ -73,7 +73,11 @@ export async function tryTool(actor: Actor, raw: TTryToolInput): Promise<TryTool
   try {
     // Wrapped as /mcp wraps every call: the identity's rate limits, the call log row, metrics.
     const call = { name: tool.modelFacingName, arguments: input.arguments };
-    const { result, outcome } = await observeToolCall(asAgent, call, () => callOfferedTool(asAgent, call));
+    // Under `confirm`, the operator trying it is the person who confirms (the console asks first).
+    const confirmation = { canAsk: false, console: { confirmed: input.confirmed === true } };
+    const { result, outcome } = await observeToolCall(asAgent, call, () =>
+      callOfferedTool(asAgent, { ...call, confirmation }),
+    );
     response = { jsonrpc: "2.0", id: 1, result };
     if (outcome.outcome !== "ok") failure = outcome.failureCode ?? "isError";
   } catch (error) {
@@ -93,6 +97,7 @@ export async function tryTool(actor: Actor, raw: TTryToolInput): Promise<TryTool
       identityName: identity.name,
       modelFacingName: tool.modelFacingName,
       argumentNames: Object.keys(input.arguments),
+      confirmed: input.confirmed === true,
       ms,
       outcome: failure ? "failed" : "succeeded",
       ...(failure ? { failure } : {}),

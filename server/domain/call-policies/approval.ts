@@ -16,6 +16,7 @@ import { readableTime } from "../agent-tools/readable-time";
 import { recordAudit } from "../audit/record";
 import { parseInput } from "../validation";
 import { argumentsDigest } from "./confirmation";
+import { redactArguments } from "./redact";
 import { type TDecideApprovalInput, ZDecideApprovalInput } from "./schemas";
 
 export interface CallUnderApproval {
@@ -107,19 +108,6 @@ async function park(call: CallUnderApproval, digest: string, now: Date) {
 }
 
 const sealedTo = (id: string) => `parked-call:${id}`;
-
-/** A key that names a secret: its value is never shown to an approver. */
-const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|auth|credential|private[-_]?key|cookie|session/i;
-
-export function redactArguments(value: unknown, depth = 0): unknown {
-  if (depth > LIMITS.JSON_DEPTH.value) return "[…]";
-  if (Array.isArray(value)) return value.map((v) => redactArguments(v, depth + 1));
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? "[redacted]" : redactArguments(v, depth + 1)]),
-    );
-  return value;
-}
 
 /** Pending approvals first (oldest first), then the latest decisions, for Tools → Approvals. */
 export async function listApprovals(actor: Actor, now = new Date()) {

@@ -13,6 +13,7 @@ import { getDb } from "../../db";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { canonicalJson, sha256 } from "../catalog/canonical";
+import { redactArguments } from "./redact";
 
 export interface ConfirmationClaim {
   nonce: string;
@@ -27,15 +28,22 @@ export interface ConfirmationClaim {
 export interface ConfirmationAnswer {
   claim: ConfirmationClaim;
   accepted: boolean;
+  /** Why there was no yes when the user gave no answer at all (asked on a 2025-era stream). */
+  why?: string;
 }
 
 /** How the transport can reach the agent's user for this one call. */
 export interface ClientConfirmation {
-  /** A 2026-07-28 client that declared form elicitation: it can be asked. */
+  /** A client that declared form elicitation (2026-07-28, or 2025-era on its call's stream): it can be asked. */
   canAsk: boolean;
   answer?: ConfirmationAnswer;
   /** Why it cannot be asked, for CONFIRMATION_UNAVAILABLE. */
   unavailableBecause?: string;
+  /**
+   * Tried from the console (agent-tools/try-tool.ts): the operator is the person who
+   * confirms, there and then, so no question goes anywhere.
+   */
+  console?: { confirmed: boolean };
 }
 
 /** The question to put to the user, with the claim to seal into requestState. */
@@ -59,7 +67,9 @@ export const argumentsDigest = (args: Record<string, unknown>) => sha256(canonic
 const SHOWN_ARGUMENT_CHARS = 2000;
 
 export function confirmationRequest(call: CallUnderConfirmation, now = Date.now()): ConfirmationRequest {
-  const args = JSON.stringify(call.arguments, null, 2);
+  // Values under secret-looking names are shown as approvers see them: the question passes
+  // through the agent's client, which may log it.
+  const args = JSON.stringify(redactArguments(call.arguments), null, 2);
   const shown =
     args.length > SHOWN_ARGUMENT_CHARS
       ? `${args.slice(0, SHOWN_ARGUMENT_CHARS)}\n… (${fmt(args.length - SHOWN_ARGUMENT_CHARS)} more characters)`
@@ -89,6 +99,17 @@ export async function judgeConfirmation(
 ): Promise<
   { verdict: "run" } | { verdict: "ask"; request: ConfirmationRequest } | { verdict: "refuse"; error: DomainError }
 > {
+  if (client?.console)
+    return client.console.confirmed
+      ? { verdict: "run" }
+      : {
+          verdict: "refuse",
+          error: new DomainError(
+            "CONFIRMATION_UNAVAILABLE",
+            `The Tool ${call.toolName} runs only after the user confirms each call. Tried from the console, you are that person: confirm the call (confirmed: true) to run it. Nothing was run.`,
+            { policy: "confirm" },
+          ),
+        };
   const answer = client?.answer;
   if (!answer) {
     if (client?.canAsk) return { verdict: "ask", request: confirmationRequest(call, now) };
@@ -96,7 +117,7 @@ export async function judgeConfirmation(
       verdict: "refuse",
       error: new DomainError(
         "CONFIRMATION_UNAVAILABLE",
-        `The Tool ${call.toolName} runs only after the user confirms each call, and this client cannot ask its user${client?.unavailableBecause ? ` (${client.unavailableBecause})` : ""}. Nothing was run. Use a client that speaks MCP 2026-07-28 and supports form elicitation, or ask an operator to change the Tool's call policy (Tools → the Tool → Call policy).`,
+        `The Tool ${call.toolName} runs only after the user confirms each call, and this client cannot ask its user${client?.unavailableBecause ? ` (${client.unavailableBecause})` : ""}. Nothing was run. Use a client that supports form elicitation (MCP 2026-07-28, or 2025-06-18 and later declaring it when it connects), or ask an operator to change the Tool's call policy (Tools → the Tool → Call policy).`,
         { policy: "confirm" },
       ),
     };
@@ -118,15 +139,16 @@ export async function judgeConfirmation(
             : "The confirmation carried back was given for other arguments. Nothing was run; call again with the arguments the user confirmed, or be asked anew.",
       ),
     };
-  if (claim.exp * 1000 <= now) return { verdict: "refuse", error: expired() };
+  // A no is a no, expired or not.
   if (!answer.accepted)
     return {
       verdict: "refuse",
       error: new DomainError(
         "CONFIRMATION_DECLINED",
-        `The user declined the call of ${call.toolName}. Nothing was run; do not retry it unless the user asks.`,
+        `${answer.why ?? "The user declined the call."} Nothing was run; do not retry ${call.toolName} unless the user asks.`,
       ),
     };
+  if (claim.exp * 1000 <= now) return { verdict: "refuse", error: expired() };
   if (!(await spendNonce(claim))) return { verdict: "refuse", error: used() };
   return { verdict: "run" };
 }

@@ -6,6 +6,7 @@
  */
 import { getDb } from "../../db";
 import { log } from "../../log";
+import { sweepClientQuestions } from "../call-policies/client-questions";
 import { sweepConfirmationUses } from "../call-policies/confirmation";
 import { sweepRateCounters } from "../rate-limits/admit";
 import { callLogRetentionDays } from "./settings";
@@ -17,6 +18,7 @@ export interface SweepResult {
   windows: number;
   leases: number;
   confirmations: number;
+  questions: number;
 }
 
 export async function sweepCallLog(now = new Date()): Promise<SweepResult> {
@@ -36,7 +38,9 @@ export async function sweepCallLog(now = new Date()): Promise<SweepResult> {
   const counters = await sweepRateCounters();
   // Used confirmations past their expiry: a replay of one is refused by its expiry alone.
   const confirmations = await sweepConfirmationUses(now);
-  return { rows, payloads, captures, ...counters, confirmations };
+  // Questions asked on a 2025-era client's stream whose call died with its instance.
+  const questions = await sweepClientQuestions(now);
+  return { rows, payloads, captures, ...counters, confirmations, questions };
 }
 
 const SWEEP_MS = 10 * 60_000;

@@ -23,7 +23,7 @@ import { createUser, ensureAdmin, resetUserPassword } from "../users/users";
 import { seedMemoryDemo } from "./memory-seed";
 
 export const DEMO_ADMIN_EMAIL = "admin@quartermaster.demo";
-const BILLING_HOST = "Billing service (demo)";
+export const BILLING_HOST = "Billing service (demo)";
 
 export interface DemoCredentials {
   email: string;
