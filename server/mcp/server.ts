@@ -6,7 +6,7 @@
  * SDK's server API: every decision is in the registry, resources.ts, prompts.ts and
  * server/domain.
  */
-import { type CallToolResult, ResourceNotFoundError, Server, type Tool } from "@modelcontextprotocol/server";
+import { type CallToolResult, ResourceNotFoundError, type Server, type Tool } from "@modelcontextprotocol/server";
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
 import { cancelRequest, requestKey } from "../domain/agent-tools/host-calls";
@@ -33,6 +33,7 @@ import { toMcpError } from "./errors";
 import { getPrompt, listPrompts } from "./prompts";
 import { RESOURCE_TEMPLATES, readResource } from "./resources";
 import { SERVED_REVISIONS } from "./revisions";
+import { createTaskResult, registerTaskHandlers, TaskAnswer, TaskServer, taskCapabilities, taskWanted } from "./tasks";
 import { type AgentActor, forwardedCall, listedTool, runTool } from "./tools/define";
 import { builtInTool, builtInTools } from "./tools/registry";
 
@@ -49,7 +50,7 @@ export async function buildMcpServer(
   options: { instructions: boolean } = { instructions: true },
 ): Promise<Server> {
   const agent = actor as AgentActor;
-  const server = new Server(
+  const server = new TaskServer(
     { name: "quartermaster", title: "Quartermaster", version: "1.0.0" },
     {
       supportedProtocolVersions: [...SERVED_REVISIONS],
@@ -57,6 +58,7 @@ export async function buildMcpServer(
         tools: { listChanged: false },
         resources: { listChanged: false, subscribe: false },
         prompts: { listChanged: false },
+        ...taskCapabilities(revision),
       },
       ...(options.instructions ? { instructions: await instructionsFor(agent.identityId) } : {}),
       // A listing is stable within a day (domain/agent-tools/exposure.ts): 2026-07-28 clients may keep it a while.
@@ -99,7 +101,7 @@ export async function buildMcpServer(
       const forwarded = forwardedCall(forwarding, { name, arguments: args });
       const call = "result" in forwarded ? { name, arguments: args } : forwarded;
       // Rate limits, the call log, the span and the metrics of every call (domain/calls).
-      const { result, confirm } = await observeToolCall(actor, call, async () => {
+      const { result, confirm, task } = await observeToolCall(actor, call, async () => {
         if ("result" in forwarded) return forwarded;
         const builtIn = builtInTool(call.name);
         if (builtIn) return await runTool(builtIn, call.arguments, { actor: agent, signal });
@@ -111,6 +113,7 @@ export async function buildMcpServer(
             signal: AbortSignal.any([signal, ctx.mcpReq.signal]),
             requestKey: requestKey(agent, ctx.mcpReq.id),
             confirmation: clientConfirmation(ctx, revision),
+            task: taskWanted(request as never, ctx, revision),
           });
         } catch (error) {
           // A direct call of an unknown name is a protocol error; through call_tool the name
@@ -121,11 +124,18 @@ export async function buildMcpServer(
       });
       // Under `confirm`, nothing ran: the client asks its user and retries (confirmation.ts).
       if (confirm) return (await askToConfirm(confirm, ctx)) as never;
+      // The call became a task (started on its Source, or waiting for an approver): its handle is the answer.
+      if (task) throw new TaskAnswer(createTaskResult(task, revision));
       // Content blocks pass through as the Source sent them (their limits were checked),
       // in what the client's revision has.
       return toolResultForRevision(result as CallToolResult, revision);
     }),
   );
+  // An approval's task runs its call once approved, watched like any call (rate limits, call log).
+  registerTaskHandlers(server, actor, revision, {
+    signal,
+    run: (call) => observeToolCall(actor, call, () => callOfferedTool(actor, { ...call, signal, approved: true })),
+  });
   // /mcp keeps no session, so the request a cancellation names may be in flight on any
   // instance: it is found through the database by who asked and its id.
   server.setNotificationHandler("notifications/cancelled", async (notification) => {
