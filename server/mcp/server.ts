@@ -73,6 +73,7 @@ export async function buildMcpServer(
       try {
         return await handler(request, ctx);
       } catch (error) {
+        if (error instanceof TaskAnswer) throw error;
         throw toMcpError(error);
       }
     };
