@@ -204,7 +204,9 @@ describe("tasks at 2026-07-28 (the io.modelcontextprotocol/tasks extension)", ()
     const { server, source, names } = await taskSource();
     const { token } = await agentFor([source.id]);
     const discover = await rpc2026(route.url, token, "server/discover", {});
-    expect((discover.result?.capabilities as { extensions?: unknown }).extensions).toEqual({ [EXTENSION]: {} });
+    expect((discover.result?.capabilities as { extensions?: unknown } | undefined)?.extensions).toEqual({
+      [EXTENSION]: {},
+    });
 
     const created = (
       await rpc2026(route.url, token, "tools/call", { name: names.slow_report, arguments: { topic: "reefs" } })
