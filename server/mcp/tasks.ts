@@ -21,6 +21,7 @@ import type { Actor } from "../actor";
 import { agentTaskOutcome, cancelAgentTask, getAgentTask, type RunApproved } from "../domain/agent-tools/agent-tasks";
 import type { AgentTask } from "../domain/agent-tools/result";
 import { openTaskHandle } from "../domain/agent-tools/task-handles";
+import { isDomainError } from "../errors";
 import { toolResultForRevision } from "./downgrade";
 import { toMcpError } from "./errors";
 import { SERVED_REVISIONS } from "./revisions";
@@ -101,6 +102,10 @@ export class TaskServer extends Server {
   }
 }
 
+function sourceRefusedParams(error: unknown): boolean {
+  return isDomainError(error) && error.code === "SOURCE_CALL_ERROR" && error.details?.jsonRpcCode === -32602;
+}
+
 const ZTaskParams = z.looseObject({ taskId: z.string() });
 const ZUpdateParams = z.looseObject({
   taskId: z.string(),
@@ -125,6 +130,8 @@ export function registerTaskHandlers(
       try {
         return await answer(params, ctx);
       } catch (error) {
+        // The Source's "no such task" or "already ended" (invalid params) reaches the agent as such.
+        if (sourceRefusedParams(error)) throw new ProtocolError(-32602, (error as Error).message);
         throw toMcpError(error);
       }
     };
@@ -177,7 +184,14 @@ export function registerTaskHandlers(
     "tasks/cancel" as never,
     { params: ZTaskParams },
     guard(async (params: { taskId: string }, ctx) => {
-      await cancelAgentTask(actor, params.taskId, signalOf(ctx));
+      try {
+        await cancelAgentTask(actor, params.taskId, signalOf(ctx));
+      } catch (error) {
+        // Cancellation is cooperative here: a task that ended already is acknowledged as any other.
+        if (!sourceRefusedParams(error)) throw error;
+        const task = await getAgentTask(actor, params.taskId, signalOf(ctx));
+        if (task.status === "working" || task.status === "input_required") throw error;
+      }
       return {};
     }) as never,
   );

@@ -99,6 +99,12 @@ describe("tasks at 2025-11-25 (MCP SDK 1.32 client)", () => {
     const own = [...server.tasks.keys()][0];
     expect(sourceTask(server, "tasks/get")).toContain(own);
     expect(sourceTask(server, "tasks/result")).toEqual([own]);
+    // Cancelling a task that ended is invalid params, as the tasks utility says (the Source's answer, passed on).
+    const late = await elsewhere.experimental.tasks.cancelTask(handle).then(
+      () => 0,
+      (e: { code: number }) => e.code,
+    );
+    expect(late).toBe(-32602);
 
     // Cancelled through the second instance: the Source is told, its task ends cancelled.
     const held = await client.request(
@@ -108,7 +114,7 @@ describe("tasks at 2025-11-25 (MCP SDK 1.32 client)", () => {
     const cancelled = await elsewhere.experimental.tasks.cancelTask(held.task.taskId);
     expect(cancelled.status).toBe("cancelled");
     const heldOnSource = [...server.tasks.values()].find((t) => t.taskId !== own);
-    expect(sourceTask(server, "tasks/cancel")).toEqual([heldOnSource?.taskId]);
+    expect(sourceTask(server, "tasks/cancel")).toEqual([own, heldOnSource?.taskId]);
     expect(heldOnSource?.status).toBe("cancelled");
 
     // The call log holds the two calls that started tasks, as succeeded.
@@ -227,6 +233,10 @@ describe("tasks at 2026-07-28 (the io.modelcontextprotocol/tasks extension)", ()
       result: { content: [{ type: "text", text: "slow_report done: reefs" }] },
     });
 
+    // The extension's cancellation is acknowledged even when the task ended already.
+    expect((await rpc2026(elsewhere, token, "tasks/cancel", { taskId: handle })).result).toMatchObject({
+      resultType: "complete",
+    });
     // Without the extension: -32021 for the extension's methods, and a plain result for the call.
     const undeclared = await rpc2026(elsewhere, token, "tasks/get", { taskId: handle }, false);
     expect(undeclared.error?.code).toBe(-32021);
@@ -245,9 +255,10 @@ describe("tasks at 2026-07-28 (the io.modelcontextprotocol/tasks extension)", ()
     expect((await rpc2026(elsewhere, token, "tasks/cancel", { taskId: held.taskId as string })).result).toMatchObject({
       resultType: "complete",
     });
+    // The Source was asked for both: the ended one (it refused; the agent was acknowledged) and this one.
     const onSource = sourceTask(server, "tasks/cancel");
-    expect(onSource).toHaveLength(1);
-    expect(server.tasks.get(onSource[0] as string)?.status).toBe("cancelled");
+    expect(onSource).toHaveLength(2);
+    expect(server.tasks.get(onSource[1] as string)?.status).toBe("cancelled");
     // A Tool that forbids tasks is simply called: the server decides, and this one does not make a task.
     const echo = await rpc2026(route.url, token, "tools/call", { name: names.plain_echo, arguments: { topic: "x" } });
     expect(echo.result).toMatchObject({
