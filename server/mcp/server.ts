@@ -135,7 +135,8 @@ export async function buildMcpServer(
   // An approval's task runs its call once approved, watched like any call (rate limits, call log).
   registerTaskHandlers(server, actor, revision, {
     signal,
-    run: (call) => observeToolCall(actor, call, () => callOfferedTool(actor, { ...call, signal, approved: true })),
+    run: ({ approvedDefinition, ...call }) =>
+      observeToolCall(actor, call, () => callOfferedTool(actor, { ...call, signal, approvedDefinition })),
   });
   // /mcp keeps no session, so the request a cancellation names may be in flight on any
   // instance: it is found through the database by who asked and its id.

@@ -21,7 +21,7 @@ import { type OtherInstance, startOtherInstance } from "../helpers/instance-proc
 import { agentFor } from "../helpers/mcp-agent";
 import { mcpRoute } from "../helpers/mcp-route";
 import { postMcp } from "../helpers/mcp-rpc";
-import { startTaskServer, type TaskServer } from "../helpers/task-server";
+import { startTaskServer, TASK_TOOLS, type TaskServer } from "../helpers/task-server";
 import { usePostgres } from "../helpers/template";
 
 const database = withTestDatabase();
@@ -307,5 +307,27 @@ describe("tasks at 2026-07-28 (the io.modelcontextprotocol/tasks extension)", ()
     expect(denied.result.isError).toBe(true);
     expect(denied.result.content[0]?.text).toMatch(/^APPROVAL_DENIED: .*not on a Friday/);
     expect(server.received.filter((r) => r.method === "tools/call")).toHaveLength(1);
+
+    // Approved, then the Tool's definition changed before the task ran it: not what the approver saw.
+    const third = (
+      await rpc2026(route.url, token, "tools/call", { name: names.plain_echo, arguments: { topic: "gate" } })
+    ).result as Record<string, unknown>;
+    const thirdApproval = (await approver.approvals.list()).pending.find((p) => p.toolName === names.plain_echo);
+    await approver.approvals.decide({ id: thirdApproval?.id as string, decision: "approve" });
+    const echo = TASK_TOOLS.find((t) => t.name === "plain_echo") as { description: string };
+    const description = echo.description;
+    echo.description = "Echoes a topic back, and now also posts it.";
+    try {
+      expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+      const changed = (await rpc2026(route.url, token, "tasks/get", { taskId: third.taskId as string })).result as {
+        status: string;
+        result: { isError: boolean; content: { text: string }[] };
+      };
+      expect(changed.status).toBe("completed");
+      expect(changed.result.content[0]?.text).toMatch(/^APPROVAL_PENDING: /);
+      expect(server.received.filter((r) => r.method === "tools/call")).toHaveLength(1);
+    } finally {
+      echo.description = description;
+    }
   }, 90_000);
 });

@@ -25,7 +25,12 @@ import { agentTaskOf, TASK_TTL_MS } from "./task-started";
 export type TaskOutcome = { result: ToolResult } | { error: { code: number; message: string } };
 
 /** Runs an approved call for its task (the transport's observed call path). */
-export type RunApproved = (call: { name: string; arguments: Record<string, unknown> }) => Promise<Dispatched>;
+export type RunApproved = (call: {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The Tool definition the approver saw: a call of a changed Tool needs a new approval. */
+  approvedDefinition: string;
+}) => Promise<Dispatched>;
 
 function identityOf(actor: Actor): string {
   if (actor.kind !== "agent") throw new DomainError("FORBIDDEN", "Only an Agent Identity has tasks.");
@@ -170,7 +175,10 @@ async function approvalOutcome(
     };
   if (row?.status === "approved") {
     const args = await takeApprovedCall(identityId, row.id);
-    if (args) return { result: (await run({ name: row.toolName, arguments: args })).result };
+    if (args)
+      return {
+        result: (await run({ name: row.toolName, arguments: args, approvedDefinition: row.definitionHash })).result,
+      };
   }
   if (row?.status === "ran" || row?.status === "approved")
     return {

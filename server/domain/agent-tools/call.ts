@@ -51,8 +51,11 @@ export async function callOfferedTool(
      * the Tool runs as one, or the call waits for an approver; else the result).
      */
     task?: { ttlMs?: number; requested: boolean };
-    /** An approval's task took this call's approval already (agent-tasks.ts): it runs without asking again. */
-    approved?: boolean;
+    /**
+     * An approval's task took this call's approval already (agent-tasks.ts): the definition the
+     * approver saw. It runs without asking again while the Tool still has that definition.
+     */
+    approvedDefinition?: string;
   },
 ): Promise<Dispatched> {
   const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
@@ -190,7 +193,12 @@ export async function callOfferedTool(
 async function gate(
   actor: Actor,
   identity: { id: string; name: string },
-  input: { name: string; confirmation?: ClientConfirmation; task?: { requested: boolean }; approved?: boolean },
+  input: {
+    name: string;
+    confirmation?: ClientConfirmation;
+    task?: { requested: boolean };
+    approvedDefinition?: string;
+  },
   tool: {
     title: string | null;
     definitionHash: string;
@@ -212,7 +220,7 @@ async function gate(
       : undefined;
   const { policy } = effectivePolicy(tool, tool.source, rule);
   if (policy === "none") return null;
-  if (policy === "approve" && input.approved) return null;
+  if (policy === "approve" && input.approvedDefinition === tool.definitionHash) return null;
   if (policy === "approve") {
     const judged = await judgeApproval({
       identityId: identity.id,

@@ -228,6 +228,7 @@ export async function parkedCallOf(identityId: string, id: string) {
       toolName: true,
       createdAt: true,
       decidedAt: true,
+      definitionHash: true,
     },
   });
   return row;
