@@ -21,7 +21,15 @@ import os from "node:os";
 import path from "node:path";
 
 const SUITE = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
-const REVISIONS = (process.env.QM_CONFORMANCE_REVISIONS ?? "2025-11-25,2026-07-28").split(",");
+const REVISIONS = (process.env.QM_CONFORMANCE_REVISIONS ?? "2025-11-25,2026-07-28").split(",").filter(Boolean);
+// The tasks extension's scenarios (io.modelcontextprotocol/tasks, docs/decisions/0088): no
+// revision requires an extension, so they run one by one beside the revisions' own.
+const TASK_SCENARIOS = (
+  process.env.QM_CONFORMANCE_TASKS ??
+  "tasks-lifecycle,tasks-capability-negotiation,tasks-wire-fields,tasks-request-state-removal,tasks-mrtr-input,tasks-request-headers,tasks-dispatch-and-envelope,tasks-status-notifications,tasks-required-task-error,tasks-mrtr-composition"
+)
+  .split(",")
+  .filter(Boolean);
 // One scenario only, for reading its failure (QM_CONFORMANCE_SCENARIO=caching).
 const ONLY = process.env.QM_CONFORMANCE_SCENARIO;
 const root = path.join(import.meta.dirname, "..");
@@ -105,6 +113,27 @@ async function main(): Promise<number> {
         // Every check's verdict and details, for reading a failure (not committed).
         "-o",
         path.join(os.tmpdir(), `qm-conformance-${revision}`),
+      ]);
+      if (code !== 0) failed++;
+    }
+    if (!ONLY && TASK_SCENARIOS.length) console.log("\n── MCP conformance, the tasks extension's scenarios ──");
+    for (const scenario of ONLY ? [] : TASK_SCENARIOS) {
+      const code = await run("npx", [
+        "-y",
+        "-p",
+        SUITE,
+        "conformance",
+        "server",
+        "--url",
+        `http://127.0.0.1:${proxyPort}/mcp`,
+        "--scenario",
+        scenario,
+        "--expected-failures",
+        path.join(root, "conformance", "baseline-tasks.yml"),
+        "--timeout",
+        "15000",
+        "-o",
+        path.join(os.tmpdir(), "qm-conformance-tasks"),
       ]);
       if (code !== 0) failed++;
     }

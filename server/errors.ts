@@ -45,7 +45,9 @@ export const JSON_RPC_REFUSED = -32000;
  */
 export function jsonRpcErrorOf(error: DomainError): { code: number; message: string; data: Record<string, unknown> } {
   return {
-    code: error.code === "INVALID_INPUT" || error.code === "NOT_FOUND" ? JSON_RPC_INVALID_PARAMS : JSON_RPC_REFUSED,
+    code:
+      (ERROR_CODES[error.code] as { jsonRpc?: number }).jsonRpc ??
+      (error.code === "INVALID_INPUT" || error.code === "NOT_FOUND" ? JSON_RPC_INVALID_PARAMS : JSON_RPC_REFUSED),
     message: `${error.code}: ${error.message}`,
     data: { code: error.code, ...error.details },
   };

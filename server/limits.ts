@@ -176,6 +176,10 @@ export const LIMITS = {
     "how long a call parked for approval waits for an approver, and an approved one for the agent's retry",
   ),
   APPROVAL_RETRY_AFTER_SECONDS: setting(30, "when an agent whose call waits for approval is told to retry it"),
+  TASK_HANDLE_TTL_SECONDS: setting(
+    86_400,
+    "how long the task id Quartermaster gives an agent for a task (on a Source, or a call waiting for approval) is honoured",
+  ),
   CALL_ROUTE_CACHE_MS: setting(
     1_000,
     "how long an instance reuses a Tool Call's lookups (identity budget state, Tool, network policy) before reading them again",

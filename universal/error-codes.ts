@@ -5,7 +5,8 @@
  * (docs/api.md, docs/mcp.md): a request's refusal, a catalog check's failure, a Tool Call's.
  */
 
-type CodeTable = Record<string, { status: number; doc: string }>;
+/** `jsonRpc`: the JSON-RPC code /mcp answers with where the protocol names one (else invalid params or -32000). */
+type CodeTable = Record<string, { status: number; doc: string; jsonRpc?: number }>;
 
 /** A request refused: by authentication, a role, its input or the state it would change. */
 export const REQUEST_ERROR_CODES = {
@@ -75,6 +76,24 @@ export const REQUEST_ERROR_CODES = {
   SCOPE_FILE_UNTRUSTED: {
     status: 422,
     doc: "The scope file is signed by a key this installation does not trust; an admin may add it (details.fingerprint).",
+  },
+  /** tasks/get, tasks/result, tasks/cancel at /mcp: the task id did not open for this identity. */
+  TASK_HANDLE_INVALID: {
+    status: 400,
+    jsonRpc: -32602,
+    doc: "The task id was not issued by Quartermaster to this Agent Identity, was altered, or has expired (TASK_HANDLE_TTL_SECONDS).",
+  },
+  /** The task id is sound, but the Source it names is gone or no longer this identity's. */
+  TASK_SOURCE_GONE: {
+    status: 404,
+    jsonRpc: -32602,
+    doc: "The task's Source was deleted, or its Tool is no longer held by this Agent Identity; the task cannot be reached.",
+  },
+  /** A task-augmented tools/call (2025-11-25) of a Tool whose definition does not allow tasks. */
+  TASK_NOT_SUPPORTED: {
+    status: 400,
+    jsonRpc: -32601,
+    doc: "The Tool does not run as a task (its execution.taskSupport is absent or forbidden); call it without task augmentation.",
   },
   INTERNAL: { status: 500, doc: "Unexpected failure; the request id in the logs has details." },
   METHOD_NOT_ALLOWED: {

@@ -6,7 +6,7 @@
  * SDK's server API: every decision is in the registry, resources.ts, prompts.ts and
  * server/domain.
  */
-import { type CallToolResult, ResourceNotFoundError, Server, type Tool } from "@modelcontextprotocol/server";
+import { type CallToolResult, ResourceNotFoundError, type Server, type Tool } from "@modelcontextprotocol/server";
 import type { Actor } from "../actor";
 import { callOfferedTool } from "../domain/agent-tools/call";
 import { cancelRequest, requestKey } from "../domain/agent-tools/host-calls";
@@ -36,6 +36,7 @@ import { toMcpError } from "./errors";
 import { getPrompt, listPrompts } from "./prompts";
 import { RESOURCE_TEMPLATES, readResource } from "./resources";
 import { SERVED_REVISIONS } from "./revisions";
+import { createTaskResult, registerTaskHandlers, TaskAnswer, TaskServer, taskCapabilities, taskWanted } from "./tasks";
 import { type AgentActor, forwardedCall, listedTool, runTool } from "./tools/define";
 import { builtInTool, builtInTools } from "./tools/registry";
 
@@ -70,7 +71,7 @@ export async function buildMcpServer(
   const asksInBand = options.asksInBand === true;
   const agent = actor as AgentActor;
   const client = options.client ?? requestClient(null, null);
-  const server = new Server(
+  const server = new TaskServer(
     { name: "quartermaster", title: "Quartermaster", version: "1.0.0" },
     {
       supportedProtocolVersions: [...SERVED_REVISIONS],
@@ -78,6 +79,7 @@ export async function buildMcpServer(
         tools: { listChanged: false },
         resources: { listChanged: false, subscribe: false },
         prompts: { listChanged: false },
+        ...taskCapabilities(revision),
       },
       ...(options.instructions ? { instructions: await instructionsFor(agent.identityId) } : {}),
       // A listing is stable within a day (domain/agent-tools/exposure.ts): 2026-07-28 clients may keep it a while.
@@ -90,6 +92,7 @@ export async function buildMcpServer(
       try {
         return await handler(request, ctx);
       } catch (error) {
+        if (error instanceof TaskAnswer) throw error;
         throw toMcpError(error);
       }
     };
@@ -135,6 +138,7 @@ export async function buildMcpServer(
               // Checked inside the observed call, so a refused requestState is in the call log.
               confirmation: heard ?? (await clientConfirmation(ctx, revision, asksInBand)),
               onProgress: progressSender(ctx.mcpReq),
+              task: taskWanted(request as never, ctx, revision),
             });
           } catch (error) {
             // A direct call of an unknown name is a protocol error; through call_tool the name
@@ -155,11 +159,19 @@ export async function buildMcpServer(
       } catch (error) {
         throw refusedRequestState(error) ?? error;
       }
+      // The call became a task (started on its Source, or waiting for an approver): its handle is the answer.
+      if (answered.task) throw new TaskAnswer(createTaskResult(answered.task, revision));
       // Content blocks pass through as the Source sent them (their limits were checked),
       // in what the client's revision has.
       return toolResultForRevision(answered.result as CallToolResult, revision);
     }),
   );
+  // An approval's task runs its call once approved, watched like any call (rate limits, call log).
+  registerTaskHandlers(server, actor, revision, {
+    signal,
+    run: ({ approvedDefinition, ...call }) =>
+      observeToolCall(actor, call, () => callOfferedTool(actor, { ...call, signal, approvedDefinition })),
+  });
   // /mcp keeps no session, so the request a cancellation names may be in flight on any
   // instance: it is found through the database by who asked and its id.
   server.setNotificationHandler("notifications/cancelled", async (notification) => {

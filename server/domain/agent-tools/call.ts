@@ -30,11 +30,12 @@ import type { ProgressUpdate } from "./host-progress";
 import { servedIdentity } from "./identity";
 import { whyNotHeld } from "./not-held";
 import { readableTime } from "./readable-time";
-import { callRemoteTool } from "./remote-call";
+import { callRemoteTool, startRemoteToolTask } from "./remote-call";
 import { cancellableByAgent } from "./request-cancellation";
 import { acceptToolResult, answered, type Dispatched, failedResult } from "./result";
 import { routed } from "./route-cache";
 import { withProxiedUris } from "./source-surface";
+import { approvalTask, startedTask, TASK_TTL_MS } from "./task-started";
 
 export async function callOfferedTool(
   actor: Actor,
@@ -48,6 +49,17 @@ export async function callOfferedTool(
     confirmation?: ClientConfirmation;
     /** The agent asked for progress: an SDK Tool Host's reports are sent here (host-progress.ts). */
     onProgress?: (update: ProgressUpdate) => Promise<void> | void;
+    /**
+     * The agent's client takes a task for an answer: `requested` (2025-11-25 task
+     * augmentation: a task or a refusal) or offered (the 2026-07-28 extension: a task where
+     * the Tool runs as one, or the call waits for an approver; else the result).
+     */
+    task?: { ttlMs?: number; requested: boolean };
+    /**
+     * An approval's task took this call's approval already (agent-tasks.ts): the definition the
+     * approver saw. It runs without asking again while the Tool still has that definition.
+     */
+    approvedDefinition?: string;
   },
 ): Promise<Dispatched> {
   const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
@@ -103,6 +115,14 @@ export async function callOfferedTool(
   }
 
   annotateSpan({ "qm.source.id": tool.source.id, "qm.source.kind": tool.source.kind });
+  const remote = tool.source.kind !== "sdk_tool_host" && !!tool.source.url;
+  const taskSupport = remote ? await taskSupportOf(tool.definitionHash) : "forbidden";
+  // As the 2025-11-25 tasks utility says: -32601 for a task-augmented call of a Tool that forbids it.
+  if (input.task?.requested && taskSupport === "forbidden")
+    throw new DomainError(
+      "TASK_NOT_SUPPORTED",
+      `${input.name} does not run as a task (its definition allows no task augmentation); call it without "task".`,
+    );
   const started = performance.now();
   let dispatched: Dispatched;
   try {
@@ -112,7 +132,7 @@ export async function callOfferedTool(
     if (problems) throw new DomainError("INVALID_ARGUMENTS", invalidArgumentsMessage(problems));
     const held = await gate(actor, identity, input, tool, args);
     if (held) return held;
-    if (tool.source.kind === "sdk_tool_host" || !tool.source.url) {
+    if (!remote || !tool.source.url) {
       dispatched = answered(
         await callHostTool({
           sourceId: tool.source.id,
@@ -127,30 +147,29 @@ export async function callOfferedTool(
     } else {
       const { allowLinkLocal } = await routed("policy", loadUrlPolicy);
       const sourceId = tool.source.id;
-      const url = tool.source.url;
-      const headers = openSourceHeaders(tool.source);
-      const asTask = await runsOnlyAsTask(tool.definitionHash);
-      // A notifications/cancelled POST on any instance reaches this call by its request key.
-      const raw = await cancellableByAgent(
-        {
-          requestKey: input.requestKey,
-          timeoutMs: LIMITS.TOOL_CALL_MS.value,
-          signal: input.signal,
-        },
-        (signal) =>
-          callRemoteTool({
-            sourceId,
-            protocolVersion: tool.source.protocolVersion,
-            onVersion: (protocolVersion) => void recordProtocolVersion(sourceId, protocolVersion),
-            url,
-            headers,
-            allowLinkLocal,
-            nativeName: tool.nativeName,
-            arguments: args,
-            signal,
-            asTask,
-          }),
-      );
+      const target = {
+        sourceId,
+        protocolVersion: tool.source.protocolVersion,
+        onVersion: (protocolVersion: string) => void recordProtocolVersion(sourceId, protocolVersion),
+        url: tool.source.url,
+        headers: openSourceHeaders(tool.source),
+        allowLinkLocal,
+        nativeName: tool.nativeName,
+        arguments: args,
+        signal: input.signal,
+      };
+      let raw: Record<string, unknown>;
+      if (input.task && taskSupport !== "forbidden") {
+        const ttlMs = Math.min(input.task.ttlMs ?? TASK_TTL_MS(), TASK_TTL_MS());
+        const started = await startRemoteToolTask({ ...target, ttlMs });
+        if ("task" in started) return startedTask(identity.id, input.name, sourceId, started.task);
+        raw = started.result;
+      } else
+        // A notifications/cancelled POST on any instance reaches this call by its request key.
+        raw = await cancellableByAgent(
+          { requestKey: input.requestKey, timeoutMs: LIMITS.TOOL_CALL_MS.value, signal: input.signal },
+          (signal) => callRemoteTool({ ...target, signal, asTask: taskSupport === "required" }),
+        );
       const accepted = acceptToolResult(raw);
       // Links to the Source's own resources are readable at /mcp only under their proxied URIs.
       dispatched = answered(
@@ -184,7 +203,12 @@ export async function callOfferedTool(
 async function gate(
   actor: Actor,
   identity: { id: string; name: string },
-  input: { name: string; confirmation?: ClientConfirmation },
+  input: {
+    name: string;
+    confirmation?: ClientConfirmation;
+    task?: { requested: boolean };
+    approvedDefinition?: string;
+  },
   tool: {
     title: string | null;
     definitionHash: string;
@@ -206,6 +230,7 @@ async function gate(
       : undefined;
   const { policy } = effectivePolicy(tool, tool.source, rule);
   if (policy === "none") return null;
+  if (policy === "approve" && input.approvedDefinition === tool.definitionHash) return null;
   if (policy === "approve") {
     const judged = await judgeApproval({
       identityId: identity.id,
@@ -217,7 +242,12 @@ async function gate(
       definitionHash: tool.definitionHash,
       arguments: args,
     });
-    return judged.verdict === "run" ? null : failedResult(judged.error as ToolCallFailure);
+    if (judged.verdict === "run") return null;
+    // A client that takes tasks polls the approval as one instead of retrying the call.
+    const approvalId = judged.error.details?.approvalId;
+    if (input.task && judged.error.code === "APPROVAL_PENDING" && typeof approvalId === "string")
+      return approvalTask(identity.id, input.name, approvalId, judged.error.message);
+    return failedResult(judged.error as ToolCallFailure);
   }
   const call = {
     toolName: input.name,
@@ -238,7 +268,7 @@ async function gate(
 }
 
 /** The revision a new session negotiated, for the console and the next instance's first call. */
-async function recordProtocolVersion(sourceId: string, protocolVersion: string) {
+export async function recordProtocolVersion(sourceId: string, protocolVersion: string) {
   try {
     const db = await getDb();
     await db.source.updateMany({ where: { id: sourceId }, data: { protocolVersion } });
@@ -247,7 +277,7 @@ async function recordProtocolVersion(sourceId: string, protocolVersion: string) 
   }
 }
 
-function openSourceHeaders(source: { id: string; encryptedHeaders: string | null }): Record<string, string> {
+export function openSourceHeaders(source: { id: string; encryptedHeaders: string | null }): Record<string, string> {
   try {
     return openHeaders(source);
   } catch (error) {
@@ -256,17 +286,20 @@ function openSourceHeaders(source: { id: string; encryptedHeaders: string | null
   }
 }
 
-/** Whether a definition says its Tool runs only as a task; definitions never change under their hash. */
-async function runsOnlyAsTask(hash: string): Promise<boolean> {
-  const known = TASK_ONLY.get(hash);
+type TaskSupport = "required" | "optional" | "forbidden";
+
+/** What a definition says of running its Tool as a task; definitions never change under their hash. */
+async function taskSupportOf(hash: string): Promise<TaskSupport> {
+  const known = TASK_SUPPORT.get(hash);
   if (known !== undefined) return known;
   const definition = (await definitionOf(hash)) as { execution?: { taskSupport?: unknown } } | undefined;
-  const only = definition?.execution?.taskSupport === "required";
-  if (TASK_ONLY.size >= 50_000) TASK_ONLY.clear();
-  TASK_ONLY.set(hash, only);
-  return only;
+  const said = definition?.execution?.taskSupport;
+  const support: TaskSupport = said === "required" || said === "optional" ? said : "forbidden";
+  if (TASK_SUPPORT.size >= 50_000) TASK_SUPPORT.clear();
+  TASK_SUPPORT.set(hash, support);
+  return support;
 }
-const TASK_ONLY = new Map<string, boolean>();
+const TASK_SUPPORT = new Map<string, TaskSupport>();
 
 async function definitionOf(hash: string): Promise<unknown> {
   const db = await getDb();

@@ -4,16 +4,17 @@
  * request per call once a session is open.
  */
 
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
+import { type Client, ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { fmt, fmtBytes } from "@/universal/format";
 import { DomainError, type ToolCallFailure } from "../../errors";
 import { LIMITS } from "../../limits";
-import { AS_SENT, ResponseTooLarge } from "../catalog/catalog-transport";
+import { AS_SENT, type CatalogTransport, ResponseTooLarge } from "../catalog/catalog-transport";
 import { AddressBlocked, causeChain, unreachable } from "../catalog/guarded-dispatcher";
 import { withSourceSession } from "../catalog/source-sessions";
-import { runRemoteTask } from "./remote-task";
+import { runRemoteTask, startRemoteTask, type TaskState } from "./remote-task";
 
-export async function callRemoteTool(options: {
+/** Where a Source is and how to reach it, as the call path reads it. */
+export interface RemoteSource {
   sourceId: string;
   url: string;
   headers: Record<string, string>;
@@ -22,14 +23,19 @@ export async function callRemoteTool(options: {
   protocolVersion?: string | null;
   /** Hears a newly negotiated revision, to record it. */
   onVersion?: (version: string) => void;
-  nativeName: string;
-  arguments: Record<string, unknown>;
   signal?: AbortSignal;
   /** The Tool Call time limit; overridable for tests of the timeout itself. */
   timeoutMs?: number;
-  /** The Tool runs only as a task: start one and wait for it (remote-task.ts). */
-  asTask?: boolean;
-}): Promise<Record<string, unknown>> {
+}
+
+/**
+ * `exchange` over the Source's pooled session, within the Tool Call time limit (`left()` is
+ * what remains of it after connecting); failures come back as the ToolCallFailure an agent reads.
+ */
+async function onSource<T>(
+  options: RemoteSource,
+  exchange: (client: Client, transport: CatalogTransport, left: () => number) => Promise<T>,
+): Promise<T> {
   const timeoutMs = options.timeoutMs ?? LIMITS.TOOL_CALL_MS.value;
   const started = Date.now();
   try {
@@ -42,19 +48,7 @@ export async function callRemoteTool(options: {
         protocolVersion: options.protocolVersion,
         responseBytes: LIMITS.REMOTE_RESPONSE_BYTES.value,
       },
-      async (client, transport) => {
-        if (options.asTask)
-          return runRemoteTask(client, transport, options, { deadline: started + timeoutMs, signal: options.signal });
-        const answer = await client.request(
-          { method: "tools/call", params: { name: options.nativeName, arguments: options.arguments } },
-          AS_SENT,
-          // What is left of the call's time after connecting, if a session had to be opened.
-          { signal: options.signal, timeout: Math.max(1, timeoutMs - (Date.now() - started)) },
-        );
-        // As the Source sent it: the result's limits are checked by acceptToolResult, with
-        // reasons the agent can act on, rather than by the SDK's schema.
-        return transport.rawResult(answer.content) ?? answer;
-      },
+      (client, transport) => exchange(client, transport, () => Math.max(1, timeoutMs - (Date.now() - started))),
       { timeoutMs, onVersion: options.onVersion },
     );
   } catch (error) {
@@ -64,6 +58,52 @@ export async function callRemoteTool(options: {
         causeChain(error).some((e) => e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout));
     throw toFailure(error, timedOut, timeoutMs);
   }
+}
+
+export async function callRemoteTool(
+  options: RemoteSource & {
+    nativeName: string;
+    arguments: Record<string, unknown>;
+    /** The Tool runs only as a task: start one and wait for it (remote-task.ts). */
+    asTask?: boolean;
+  },
+): Promise<Record<string, unknown>> {
+  return onSource(options, async (client, transport, left) => {
+    if (options.asTask)
+      return runRemoteTask(client, transport, options, { deadline: Date.now() + left(), signal: options.signal });
+    const answer = await client.request(
+      { method: "tools/call", params: { name: options.nativeName, arguments: options.arguments } },
+      AS_SENT,
+      // What is left of the call's time after connecting, if a session had to be opened.
+      { signal: options.signal, timeout: left() },
+    );
+    // As the Source sent it: the result's limits are checked by acceptToolResult, with
+    // reasons the agent can act on, rather than by the SDK's schema.
+    return transport.rawResult(answer.content) ?? answer;
+  });
+}
+
+/** An agent's task-augmented call, started as a task on the Source (or answered at once). */
+export function startRemoteToolTask(
+  options: RemoteSource & { nativeName: string; arguments: Record<string, unknown>; ttlMs: number },
+): Promise<{ task: TaskState } | { result: Record<string, unknown> }> {
+  return onSource(options, (client, transport, left) =>
+    startRemoteTask(client, transport, options, { ttlMs: options.ttlMs, timeout: left(), signal: options.signal }),
+  );
+}
+
+/** tasks/get, tasks/result or tasks/cancel for a task on the Source, its answer as sent. */
+export function requestRemoteTask(
+  options: RemoteSource & { method: "tasks/get" | "tasks/result" | "tasks/cancel"; taskId: string },
+): Promise<Record<string, unknown>> {
+  return onSource(
+    options,
+    async (client, _transport, left) =>
+      (await client.request({ method: options.method, params: { taskId: options.taskId } } as never, AS_SENT, {
+        signal: options.signal,
+        timeout: left(),
+      })) as Record<string, unknown>,
+  );
 }
 
 function toFailure(error: unknown, timedOut: boolean, timeoutMs: number): ToolCallFailure {

@@ -15,11 +15,40 @@ const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 /** When the Source names no poll interval, and the bounds of what it may name. */
 const POLL_MS = { default: 1000, least: 100, most: 5000 };
 
-interface TaskState {
+/** A task as a 2025-11-25 Source reports it (tasks/get, or the `task` of a CreateTaskResult). */
+export interface TaskState {
   taskId: string;
   status: string;
   statusMessage?: string;
+  createdAt?: string;
+  lastUpdatedAt?: string;
+  ttl?: number | null;
   pollInterval?: number;
+}
+
+export const isTerminal = (status: string) => TERMINAL.has(status);
+
+/**
+ * A task-augmented tools/call on the Source: its task, or — a Source may answer such a call
+ * at once — its result.
+ */
+export async function startRemoteTask(
+  client: Client,
+  transport: CatalogTransport,
+  call: { nativeName: string; arguments: Record<string, unknown> },
+  options: { ttlMs: number; timeout: number; signal?: AbortSignal },
+): Promise<{ task: TaskState } | { result: Record<string, unknown> }> {
+  const created = await client.request(
+    {
+      method: "tools/call",
+      params: { name: call.nativeName, arguments: call.arguments, task: { ttl: options.ttlMs } },
+    } as never,
+    AS_SENT,
+    { signal: options.signal, timeout: options.timeout },
+  );
+  const raw = transport.rawResult((created as { content?: unknown }).content) ?? created;
+  const task = (raw as { task?: TaskState }).task;
+  return task && typeof task.taskId === "string" ? { task } : { result: raw };
 }
 
 export async function runRemoteTask(
@@ -30,18 +59,9 @@ export async function runRemoteTask(
 ): Promise<Record<string, unknown>> {
   const left = () => Math.max(1, limits.deadline - Date.now());
   const options = () => ({ signal: limits.signal, timeout: left() });
-  const created = await client.request(
-    {
-      method: "tools/call",
-      params: { name: call.nativeName, arguments: call.arguments, task: { ttl: left() } },
-    } as never,
-    AS_SENT,
-    options(),
-  );
-  const raw = transport.rawResult((created as { content?: unknown }).content) ?? created;
-  // A Source may answer a task-augmented call at once with its result.
-  const first = (raw as { task?: TaskState }).task;
-  if (!first?.taskId) return raw;
+  const started = await startRemoteTask(client, transport, call, { ttlMs: left(), ...options() });
+  if ("result" in started) return started.result;
+  const first = started.task;
   let task: TaskState = first;
   try {
     while (!TERMINAL.has(task.status)) {

@@ -95,6 +95,19 @@ export interface Dispatched<R extends ToolResult = ToolResult> {
   outcome: Outcome;
   /** Set when nothing ran yet: the transport asks the agent's user this, then the call is retried. */
   confirm?: ConfirmationRequest;
+  /** Set when the call became a task: the transport answers with it instead of the result. */
+  task?: AgentTask;
+}
+
+/** A task as /mcp reports it to an agent, whatever the revision: the id is Quartermaster's handle. */
+export interface AgentTask {
+  taskId: string;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number | null;
+  pollIntervalMs?: number;
 }
 
 /** A Tool's own answer (a Source's, an SDK Tool Host's, a built-in's success). */

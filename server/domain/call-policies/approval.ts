@@ -201,3 +201,44 @@ export async function decideApproval(actor: Actor, raw: TDecideApprovalInput, no
     return { id: input.id, status };
   });
 }
+
+/** A parked call as its task (an approval polled as a task) sees it; null when not this identity's. */
+export async function parkedCallOf(identityId: string, id: string) {
+  const db = await getDb();
+  const row = await db.parkedCall.findFirst({
+    where: { id, identityId },
+    select: {
+      id: true,
+      status: true,
+      expiresAt: true,
+      reason: true,
+      decidedByLabel: true,
+      toolName: true,
+      createdAt: true,
+      decidedAt: true,
+      definitionHash: true,
+    },
+  });
+  return row;
+}
+
+/**
+ * Takes an approved call for its task to run, exactly once (as a retry takes it), with its
+ * arguments; null when it is not approved any more (another poll took it, or it expired).
+ */
+export async function takeApprovedCall(identityId: string, id: string, now = new Date()) {
+  const db = await getDb();
+  const taken = await db.parkedCall.updateMany({
+    where: { id, identityId, status: "approved", expiresAt: { gt: now } },
+    data: { status: "ran", ranAt: now },
+  });
+  if (taken.count !== 1) return null;
+  const row = await db.parkedCall.findUniqueOrThrow({ where: { id }, select: { arguments: true } });
+  return decryptJson<Record<string, unknown>>(row.arguments, sealedTo(id));
+}
+
+/** The agent cancelled the approval's task: it leaves the approvers' list (expires now) if still pending. */
+export async function withdrawParkedCall(identityId: string, id: string, now = new Date()) {
+  const db = await getDb();
+  await db.parkedCall.updateMany({ where: { id, identityId, status: "pending" }, data: { expiresAt: now } });
+}

@@ -1,0 +1,196 @@
+/**
+ * tasks/get, tasks/result and tasks/cancel from an agent, for a task Quartermaster started
+ * (docs/decisions/0088). The task id is a sealed handle (task-handles.ts) naming the Source
+ * and the Source's own task id, so any instance routes the request to the Source that owns
+ * the task, with nothing stored; a handle for a call parked for approval is answered from
+ * the approval itself. Each request is checked anew: the identity must still hold the Tool
+ * on that Source.
+ */
+import { ProtocolError } from "@modelcontextprotocol/client";
+import type { Actor } from "../../actor";
+import { getDb } from "../../db";
+import { DomainError, isToolCallFailure } from "../../errors";
+import { parkedCallOf, takeApprovedCall, withdrawParkedCall } from "../call-policies/approval";
+import { heldToolsWhere } from "../identities/holdings";
+import { loadUrlPolicy } from "../sources/network-policy";
+import { openSourceHeaders, recordProtocolVersion } from "./call";
+import { type RemoteSource, requestRemoteTask, sourceMessage } from "./remote-call";
+import type { TaskState } from "./remote-task";
+import { type AgentTask, acceptToolResult, type Dispatched, failedResult, type ToolResult } from "./result";
+import { withProxiedUris } from "./source-surface";
+import { openTaskHandle, type TaskTarget } from "./task-handles";
+import { agentTaskOf, TASK_TTL_MS } from "./task-started";
+
+/** How a task ended, for tasks/result (2025-11-25) or inlined in tasks/get (2026-07-28). */
+export type TaskOutcome = { result: ToolResult } | { error: { code: number; message: string } };
+
+/** Runs an approved call for its task (the transport's observed call path). */
+export type RunApproved = (call: {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The Tool definition the approver saw: a call of a changed Tool needs a new approval. */
+  approvedDefinition: string;
+}) => Promise<Dispatched>;
+
+function identityOf(actor: Actor): string {
+  if (actor.kind !== "agent") throw new DomainError("FORBIDDEN", "Only an Agent Identity has tasks.");
+  return actor.identityId;
+}
+
+/** The Source a handle names, as the call path reaches it; TASK_SOURCE_GONE when it is not this identity's any more. */
+async function sourceOf(identityId: string, target: Extract<TaskTarget, { kind: "source" }>, signal?: AbortSignal) {
+  const db = await getDb();
+  const tool = await db.tool.findFirst({
+    where: { ...heldToolsWhere(identityId), modelFacingName: target.toolName, sourceId: target.sourceId },
+    select: { source: { select: { id: true, url: true, encryptedHeaders: true, protocolVersion: true } } },
+  });
+  if (!tool?.source.url)
+    throw new DomainError(
+      "TASK_SOURCE_GONE",
+      `taskId: the task ran on a Source that was deleted, or whose Tool ${target.toolName} this Agent Identity no longer holds; its result cannot be reached.`,
+      { field: "taskId" },
+    );
+  const { allowLinkLocal } = await loadUrlPolicy();
+  const source = tool.source;
+  return {
+    sourceId: source.id,
+    url: source.url as string,
+    headers: openSourceHeaders(source),
+    allowLinkLocal,
+    protocolVersion: source.protocolVersion,
+    onVersion: (v: string) => void recordProtocolVersion(source.id, v),
+    signal,
+  } satisfies RemoteSource;
+}
+
+export async function getAgentTask(actor: Actor, handle: unknown, signal?: AbortSignal): Promise<AgentTask> {
+  const identityId = identityOf(actor);
+  const target = openTaskHandle(identityId, handle);
+  if (target.kind === "approval") return approvalState(identityId, handle as string, target);
+  const source = await sourceOf(identityId, target, signal);
+  const state = await requestRemoteTask({ ...source, method: "tasks/get", taskId: target.taskId });
+  return agentTaskOf(handle as string, state as unknown as TaskState);
+}
+
+export async function cancelAgentTask(actor: Actor, handle: unknown, signal?: AbortSignal): Promise<AgentTask> {
+  const identityId = identityOf(actor);
+  const target = openTaskHandle(identityId, handle);
+  if (target.kind === "approval") {
+    await withdrawParkedCall(identityId, target.approvalId);
+    return approvalState(identityId, handle as string, target);
+  }
+  const source = await sourceOf(identityId, target, signal);
+  const state = await requestRemoteTask({ ...source, method: "tasks/cancel", taskId: target.taskId });
+  // A 2026-07-28-style empty acknowledgement says nothing of the state: it is being cancelled.
+  return agentTaskOf(
+    handle as string,
+    {
+      taskId: target.taskId,
+      status: "cancelled",
+      ...(state as Partial<TaskState>),
+    } as TaskState,
+  );
+}
+
+/**
+ * The task's outcome: the Source's tasks/result (which waits for the task to end, within the
+ * Tool Call time limit), held to the Tool Result limits like any result; for an approval, the
+ * call run once now that it is approved, or the denial.
+ */
+export async function agentTaskOutcome(
+  actor: Actor,
+  handle: unknown,
+  options: { signal?: AbortSignal; run: RunApproved },
+): Promise<TaskOutcome> {
+  const identityId = identityOf(actor);
+  const target = openTaskHandle(identityId, handle);
+  if (target.kind === "approval") return approvalOutcome(identityId, target, options.run);
+  const source = await sourceOf(identityId, target, options.signal);
+  try {
+    const raw = await requestRemoteTask({ ...source, method: "tasks/result", taskId: target.taskId });
+    const accepted = acceptToolResult(raw);
+    return {
+      result: Array.isArray(accepted.content)
+        ? { ...accepted, content: withProxiedUris(source.sourceId, accepted.content) }
+        : accepted,
+    };
+  } catch (error) {
+    // A task that failed as a request is the Source's JSON-RPC error, passed on as such.
+    const protocol = (error as { cause?: unknown }).cause ?? error;
+    if (protocol instanceof ProtocolError)
+      return { error: { code: protocol.code, message: sourceMessage(protocol.message).slice(0, 1000) } };
+    if (isToolCallFailure(error)) return { result: failedResult(error).result };
+    throw error;
+  }
+}
+
+async function approvalState(
+  identityId: string,
+  handle: string,
+  target: Extract<TaskTarget, { kind: "approval" }>,
+  now = new Date(),
+): Promise<AgentTask> {
+  const row = await parkedCallOf(identityId, target.approvalId);
+  const base = {
+    taskId: handle,
+    createdAt: (row?.createdAt ?? now).toISOString(),
+    lastUpdatedAt: (row?.decidedAt ?? row?.createdAt ?? now).toISOString(),
+    ttlMs: TASK_TTL_MS(),
+  };
+  if (!row || (row.status === "pending" && row.expiresAt <= now))
+    return { ...base, status: "cancelled", statusMessage: "The approval expired or was withdrawn; nothing ran." };
+  if (row.status === "pending")
+    return {
+      ...base,
+      status: "working",
+      statusMessage: `Waits for an approver's decision in the console (approval ${row.id}).`,
+    };
+  return {
+    ...base,
+    status: "completed",
+    statusMessage:
+      row.status === "denied"
+        ? `Denied by ${row.decidedByLabel ?? "an approver"}.`
+        : row.status === "approved"
+          ? "Approved: the call runs when its result is asked for."
+          : "Approved, and the call ran.",
+  };
+}
+
+async function approvalOutcome(
+  identityId: string,
+  target: Extract<TaskTarget, { kind: "approval" }>,
+  run: RunApproved,
+): Promise<TaskOutcome> {
+  const row = await parkedCallOf(identityId, target.approvalId);
+  if (row?.status === "denied")
+    return {
+      result: failedResult(
+        new DomainError(
+          "APPROVAL_DENIED",
+          `${row.decidedByLabel ?? "An approver"} denied this call of ${row.toolName}: ${row.reason ?? "no reason given"}. Nothing was run; do not retry it with these arguments.`,
+          { approvalId: row.id, reason: row.reason },
+        ),
+      ).result,
+    };
+  if (row?.status === "approved") {
+    const args = await takeApprovedCall(identityId, row.id);
+    if (args)
+      return {
+        result: (await run({ name: row.toolName, arguments: args, approvedDefinition: row.definitionHash })).result,
+      };
+  }
+  if (row?.status === "ran" || row?.status === "approved")
+    return {
+      error: {
+        code: -32602,
+        message: `The approved call of ${target.toolName} ran already; its result was given to the request that ran it.`,
+      },
+    };
+  return {
+    error: {
+      code: -32602,
+      message: `The call of ${target.toolName} has not been approved${row ? "" : " and its approval is gone"}; poll tasks/get until it is completed.`,
+    },
+  };
+}

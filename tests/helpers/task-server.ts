@@ -1,0 +1,144 @@
+/**
+ * A loopback MCP server that runs Tools as 2025-11-25 tasks, hand-written so a test sees
+ * every task request it gets: `slow_report` requires a task, `quick_sum` allows one,
+ * `plain_echo` forbids them. Stateless (no session), its tasks kept in one map, so a task
+ * started through one Quartermaster instance is reachable through another, as with a
+ * server that keeps tasks in its own database. A task ends `finishMs` after it starts,
+ * unless its arguments say `hold: true` (it works until cancelled).
+ */
+import { randomUUID } from "node:crypto";
+import type http from "node:http";
+import { closeWithConnections, listenOnLoopback } from "./loopback";
+
+interface Task {
+  taskId: string;
+  status: "working" | "completed" | "failed" | "cancelled";
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttl: number | null;
+  pollInterval: number;
+  result?: Record<string, unknown>;
+}
+
+export interface TaskServer {
+  url: string;
+  /** Every JSON-RPC request received, in order. */
+  received: { method: string; params: Record<string, unknown> }[];
+  tasks: Map<string, Task>;
+  close(): Promise<void>;
+}
+
+const schema = { type: "object", properties: { topic: { type: "string" }, hold: { type: "boolean" } } };
+export const TASK_TOOLS = [
+  {
+    name: "slow_report",
+    description: "Writes a report on a topic.",
+    inputSchema: schema,
+    execution: { taskSupport: "required" },
+  },
+  {
+    name: "quick_sum",
+    description: "Sums what it is given.",
+    inputSchema: schema,
+    execution: { taskSupport: "optional" },
+  },
+  { name: "plain_echo", description: "Echoes a topic back.", inputSchema: schema },
+];
+
+export async function startTaskServer(options: { finishMs?: number } = {}): Promise<TaskServer> {
+  const finishMs = options.finishMs ?? 300;
+  const received: TaskServer["received"] = [];
+  const tasks = new Map<string, Task>();
+  const resultOf = (name: string, args: Record<string, unknown>) => ({
+    content: [{ type: "text", text: `${name} done: ${String(args.topic ?? "")}` }],
+  });
+  const touch = (task: Task, status: Task["status"]) => {
+    if (task.status !== "working") return;
+    task.status = status;
+    task.lastUpdatedAt = new Date().toISOString();
+  };
+  const answer = (message: {
+    method: string;
+    params?: Record<string, unknown>;
+  }): { result?: unknown; error?: unknown } => {
+    const params = message.params ?? {};
+    switch (message.method) {
+      case "initialize":
+        return {
+          result: {
+            protocolVersion: "2025-11-25",
+            capabilities: { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } },
+            serverInfo: { name: "task-server", version: "1" },
+          },
+        };
+      case "tools/list":
+        return { result: { tools: TASK_TOOLS } };
+      case "tools/call": {
+        const name = String(params.name);
+        const tool = TASK_TOOLS.find((t) => t.name === name);
+        if (!tool) return { error: { code: -32602, message: `Unknown tool ${name}` } };
+        const args = (params.arguments ?? {}) as Record<string, unknown>;
+        const support = (tool.execution as { taskSupport?: string } | undefined)?.taskSupport ?? "forbidden";
+        if (!params.task) {
+          if (support === "required") return { error: { code: -32601, message: `${name} runs only as a task` } };
+          return { result: resultOf(name, args) };
+        }
+        if (support === "forbidden") return { error: { code: -32601, message: `${name} does not run as a task` } };
+        const now = new Date().toISOString();
+        const task: Task = {
+          taskId: randomUUID(),
+          status: "working",
+          createdAt: now,
+          lastUpdatedAt: now,
+          ttl: (params.task as { ttl?: number }).ttl ?? 60_000,
+          pollInterval: 100,
+          result: resultOf(name, args),
+        };
+        tasks.set(task.taskId, task);
+        if (args.hold !== true) setTimeout(() => touch(task, "completed"), finishMs).unref();
+        const { result: _r, ...shown } = task;
+        return { result: { task: shown } };
+      }
+      case "tasks/get":
+      case "tasks/cancel":
+      case "tasks/result": {
+        const task = tasks.get(String(params.taskId));
+        if (!task) return { error: { code: -32602, message: "Failed to retrieve task: Task not found" } };
+        if (message.method === "tasks/cancel") {
+          if (task.status !== "working") return { error: { code: -32602, message: "Task is already terminal" } };
+          touch(task, "cancelled");
+        }
+        const { result, ...shown } = task;
+        if (message.method !== "tasks/result") return { result: shown };
+        if (task.status === "working")
+          return { error: { code: -32603, message: "still working (this server does not block)" } };
+        if (task.status === "cancelled") return { error: { code: -32000, message: "Task cancelled" } };
+        return { result: { ...result, _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } } } };
+      }
+      default:
+        return { error: { code: -32601, message: "Method not found" } };
+    }
+  };
+  const handler: http.RequestListener = async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    if (req.method !== "POST") return void res.writeHead(req.method === "DELETE" ? 200 : 405).end();
+    const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+      id?: number;
+      method: string;
+      params?: Record<string, unknown>;
+    };
+    if (message.id === undefined) return void res.writeHead(202).end();
+    received.push({ method: message.method, params: message.params ?? {} });
+    // tasks/result blocks until the task ends, as the tasks utility says.
+    if (message.method === "tasks/result") {
+      const task = tasks.get(String(message.params?.taskId));
+      for (let i = 0; task?.status === "working" && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
+    }
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...answer(message) }));
+  };
+  const { server, origin } = await listenOnLoopback(handler);
+  return { url: `${origin}/mcp`, received, tasks, close: closeWithConnections(server) };
+}

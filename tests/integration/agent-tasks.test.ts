@@ -1,0 +1,333 @@
+/**
+ * Tasks through /mcp (issue 28, items 2 and 4; docs/decisions/0088): an agent's
+ * task-augmented call of a Tool that runs as a task starts the task on its Source and is
+ * answered with Quartermaster's sealed task id, which routes tasks/get, tasks/result and
+ * tasks/cancel back to that Source from any instance (a second app process on the same
+ * PostgreSQL database in the PostgreSQL leg). At 2025-11-25 through the MCP SDK 1.32
+ * client's task API; at 2026-07-28 in JSON-RPC over HTTP, since the v2 client (2.4.0) has no
+ * tasks extension and refuses `resultType: "task"`. Other identities', altered, forged and
+ * deleted Sources' task ids are refused; a Tool that forbids tasks refuses a task-augmented call.
+ */
+import { Client as Client132 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as Transport132 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
+import { flushCallLog } from "@/server/domain/calls/recorder";
+import { callerFor, makeUser } from "../helpers/actors";
+import { connectionTo } from "../helpers/catalog";
+import { withTestDatabase } from "../helpers/db";
+import { type OtherInstance, startOtherInstance } from "../helpers/instance-process";
+import { agentFor } from "../helpers/mcp-agent";
+import { mcpRoute } from "../helpers/mcp-route";
+import { postMcp } from "../helpers/mcp-rpc";
+import { startTaskServer, TASK_TOOLS, type TaskServer } from "../helpers/task-server";
+import { usePostgres } from "../helpers/template";
+
+const database = withTestDatabase();
+const route = mcpRoute();
+const EXTENSION = "io.modelcontextprotocol/tasks";
+
+async function taskSource() {
+  const server = await startTaskServer();
+  route.closers.push(server.close);
+  const { api, source } = await connectionTo(server.url);
+  expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+  const db = await getDb();
+  const names = Object.fromEntries(
+    (
+      await db.tool.findMany({ where: { sourceId: source.id }, select: { nativeName: true, modelFacingName: true } })
+    ).map((t) => [t.nativeName, t.modelFacingName as string]),
+  );
+  return { server, api, source, names };
+}
+
+/** A second instance in the PostgreSQL leg (its own process, pools and caches); this one's route otherwise. */
+let other: OtherInstance | undefined;
+async function secondUrl(): Promise<string> {
+  if (!usePostgres) return route.url;
+  const url = database.url();
+  if (!url) throw new Error("no database URL");
+  other ??= await startOtherInstance(url);
+  route.closers.push(async () => other?.stop());
+  return `${other.url}/mcp`;
+}
+
+async function client132(url: string, token: string) {
+  const client = new Client132({ name: "tasks-2025", version: "1" });
+  await client.connect(
+    new Transport132(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
+  route.closers.push(() => client.close());
+  return client;
+}
+
+const sourceTask = (server: TaskServer, method: string) =>
+  server.received.filter((r) => r.method === method).map((r) => r.params.taskId as string);
+
+describe("tasks at 2025-11-25 (MCP SDK 1.32 client)", () => {
+  it("runs a task-required Tool as a task, polled and answered through another instance; another task is cancelled on the Source", async () => {
+    const { server, source, names } = await taskSource();
+    const { token } = await agentFor([source.id]);
+    const client = await client132(route.url, token);
+    // Declared as far as it goes: task-augmented tools/call and tasks/cancel, no tasks/list.
+    expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+
+    const created = await client.request(
+      {
+        method: "tools/call",
+        params: { name: names.slow_report, arguments: { topic: "tides" }, task: { ttl: 60_000 } },
+      },
+      CreateTaskResultSchema,
+    );
+    const handle = created.task.taskId;
+    expect(handle).toMatch(/^qmt1\./);
+    const [sourceTaskId] = server.received.filter((r) => r.method === "tools/call").map((r) => r.params);
+    expect(sourceTaskId).toMatchObject({ name: "slow_report", task: { ttl: 60_000 } });
+    expect(handle).not.toContain([...server.tasks.keys()][0]);
+
+    const elsewhere = await client132(await secondUrl(), token);
+    let status = created.task.status;
+    for (let i = 0; status === "working" && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await elsewhere.experimental.tasks.getTask(handle)).status;
+    }
+    expect(status).toBe("completed");
+    const result = await elsewhere.experimental.tasks.getTaskResult(handle, CallToolResultSchema);
+    expect(result.content).toEqual([{ type: "text", text: "slow_report done: tides" }]);
+    expect(result._meta?.["io.modelcontextprotocol/related-task"]).toEqual({ taskId: handle });
+    const own = [...server.tasks.keys()][0];
+    expect(sourceTask(server, "tasks/get")).toContain(own);
+    expect(sourceTask(server, "tasks/result")).toEqual([own]);
+    // Cancelling a task that ended is invalid params, as the tasks utility says (the Source's answer, passed on).
+    const late = await elsewhere.experimental.tasks.cancelTask(handle).then(
+      () => 0,
+      (e: { code: number }) => e.code,
+    );
+    expect(late).toBe(-32602);
+
+    // Cancelled through the second instance: the Source is told, its task ends cancelled.
+    const held = await client.request(
+      { method: "tools/call", params: { name: names.quick_sum, arguments: { hold: true }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const cancelled = await elsewhere.experimental.tasks.cancelTask(held.task.taskId);
+    expect(cancelled.status).toBe("cancelled");
+    const heldOnSource = [...server.tasks.values()].find((t) => t.taskId !== own);
+    expect(sourceTask(server, "tasks/cancel")).toEqual([own, heldOnSource?.taskId]);
+    expect(heldOnSource?.status).toBe("cancelled");
+
+    // The call log holds the two calls that started tasks, as succeeded.
+    await flushCallLog();
+    const db = await getDb();
+    const rows = await db.callLog.findMany({
+      where: { sourceId: source.id },
+      select: { outcome: true, toolName: true },
+    });
+    expect(rows.map((r) => [r.toolName, r.outcome]).sort()).toEqual([
+      [names.quick_sum, "ok"],
+      [names.slow_report, "ok"],
+    ]);
+  }, 90_000);
+
+  it("refuses another identity's, an altered, a forged and a deleted Source's task id, and a task of a Tool that forbids them", async () => {
+    const { server, api, source, names } = await taskSource();
+    const { token } = await agentFor([source.id]);
+    const stranger = await agentFor([source.id]);
+    const client = await client132(route.url, token);
+    const created = await client.request(
+      { method: "tools/call", params: { name: names.quick_sum, arguments: { hold: true }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const handle = created.task.taskId;
+    const refusal = (p: Promise<unknown>) =>
+      p.then(
+        () => ({ code: 0, message: "answered" }),
+        (e: { code: number; message: string }) => e,
+      );
+
+    const theirs = await client132(route.url, stranger.token);
+    for (const attempt of [
+      theirs.experimental.tasks.getTask(handle),
+      theirs.experimental.tasks.cancelTask(handle),
+      client.experimental.tasks.getTask(`${handle.slice(0, -2)}${handle.endsWith("A") ? "B" : "A"}A`),
+      client.experimental.tasks.getTask("qmt1.bm90LWEtaGFuZGxl"),
+      client.experimental.tasks.getTask([...server.tasks.keys()][0] as string),
+    ]) {
+      const e = await refusal(attempt);
+      expect(e.code).toBe(-32602);
+      expect(e.message).toMatch(/TASK_HANDLE_INVALID/);
+    }
+    // Nothing reached the Source for any of them.
+    expect(server.received.filter((r) => r.method.startsWith("tasks/"))).toEqual([]);
+
+    // Forbidden: -32601, and no call reaches the Source.
+    const before = server.received.length;
+    const forbidden = await refusal(
+      client.request(
+        { method: "tools/call", params: { name: names.plain_echo, arguments: { topic: "x" }, task: {} } },
+        CreateTaskResultSchema,
+      ),
+    );
+    expect(forbidden.code).toBe(-32601);
+    expect(forbidden.message).toMatch(/TASK_NOT_SUPPORTED/);
+    expect(server.received.length).toBe(before);
+
+    await api.sources.delete({ id: source.id });
+    const gone = await refusal(client.experimental.tasks.getTask(handle));
+    expect(gone.code).toBe(-32602);
+    expect(gone.message).toMatch(/TASK_SOURCE_GONE/);
+  }, 60_000);
+});
+
+let rpcId = 0;
+/** One 2026-07-28 request, with its envelope and headers, declaring the tasks extension unless told not to. */
+async function rpc2026(url: string, token: string, method: string, params: Record<string, unknown>, extension = true) {
+  const name = (params.name ?? params.taskId) as string | undefined;
+  const response = await postMcp(
+    url,
+    token,
+    {
+      jsonrpc: "2.0",
+      id: ++rpcId,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": extension ? { extensions: { [EXTENSION]: {} } } : {},
+          "io.modelcontextprotocol/clientInfo": { name: "tasks-2026", version: "1" },
+        },
+      },
+    },
+    { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) },
+  );
+  return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+describe("tasks at 2026-07-28 (the io.modelcontextprotocol/tasks extension)", () => {
+  it("answers a declaring client with a task, polled to its inlined result on another instance; cancels another; plain clients get the result", async () => {
+    const { server, source, names } = await taskSource();
+    const { token } = await agentFor([source.id]);
+    const discover = await rpc2026(route.url, token, "server/discover", {});
+    expect((discover.result?.capabilities as { extensions?: unknown } | undefined)?.extensions).toEqual({
+      [EXTENSION]: {},
+    });
+
+    const created = (
+      await rpc2026(route.url, token, "tools/call", { name: names.slow_report, arguments: { topic: "reefs" } })
+    ).result as Record<string, unknown>;
+    expect(created).toMatchObject({ resultType: "task", status: "working" });
+    const handle = created.taskId as string;
+    expect(handle).toMatch(/^qmt1\./);
+    const elsewhere = await secondUrl();
+    let task: Record<string, unknown> = created;
+    for (let i = 0; task.status === "working" && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      task = (await rpc2026(elsewhere, token, "tasks/get", { taskId: handle })).result as Record<string, unknown>;
+    }
+    expect(task).toMatchObject({
+      resultType: "complete",
+      taskId: handle,
+      status: "completed",
+      result: { content: [{ type: "text", text: "slow_report done: reefs" }] },
+    });
+
+    // The extension's cancellation is acknowledged even when the task ended already.
+    expect((await rpc2026(elsewhere, token, "tasks/cancel", { taskId: handle })).result).toMatchObject({
+      resultType: "complete",
+    });
+    // Without the extension: -32021 for the extension's methods, and a plain result for the call.
+    const undeclared = await rpc2026(elsewhere, token, "tasks/get", { taskId: handle }, false);
+    expect(undeclared.error?.code).toBe(-32021);
+    const plain = await rpc2026(
+      route.url,
+      token,
+      "tools/call",
+      { name: names.slow_report, arguments: { topic: "kelp" } },
+      false,
+    );
+    expect(plain.result).toMatchObject({ content: [{ type: "text", text: "slow_report done: kelp" }] });
+
+    const held = (await rpc2026(route.url, token, "tools/call", { name: names.quick_sum, arguments: { hold: true } }))
+      .result as Record<string, unknown>;
+    expect(held.resultType).toBe("task");
+    expect((await rpc2026(elsewhere, token, "tasks/cancel", { taskId: held.taskId as string })).result).toMatchObject({
+      resultType: "complete",
+    });
+    // The Source was asked for both: the ended one (it refused; the agent was acknowledged) and this one.
+    const onSource = sourceTask(server, "tasks/cancel");
+    expect(onSource).toHaveLength(2);
+    expect(server.tasks.get(onSource[1] as string)?.status).toBe("cancelled");
+    // A Tool that forbids tasks is simply called: the server decides, and this one does not make a task.
+    const echo = await rpc2026(route.url, token, "tools/call", { name: names.plain_echo, arguments: { topic: "x" } });
+    expect(echo.result).toMatchObject({
+      resultType: "complete",
+      content: [{ type: "text", text: "plain_echo done: x" }],
+    });
+  }, 90_000);
+
+  it("makes a call parked for approval a task: approved, it runs once and the task's result is the call's; denied, APPROVAL_DENIED with the reason", async () => {
+    const { server, api, source, names } = await taskSource();
+    await api.sources.setCallPolicy({ sourceId: source.id, policy: "approve" });
+    const { token } = await agentFor([source.id]);
+    const approver = callerFor((await makeUser("approver")).actor);
+
+    const parked = (
+      await rpc2026(route.url, token, "tools/call", { name: names.plain_echo, arguments: { topic: "vault" } })
+    ).result as Record<string, unknown>;
+    expect(parked).toMatchObject({ resultType: "task", status: "working" });
+    expect(parked.statusMessage).toMatch(/approver/);
+    const waiting = (await rpc2026(route.url, token, "tasks/get", { taskId: parked.taskId as string })).result;
+    expect(waiting).toMatchObject({ status: "working" });
+    expect(server.received.filter((r) => r.method === "tools/call")).toEqual([]);
+
+    const { pending } = await approver.approvals.list();
+    const approval = pending.find((p) => p.toolName === names.plain_echo);
+    await approver.approvals.decide({ id: approval?.id as string, decision: "approve" });
+    const done = (await rpc2026(await secondUrl(), token, "tasks/get", { taskId: parked.taskId as string })).result;
+    expect(done).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "plain_echo done: vault" }] },
+    });
+    // Once: another poll does not run it again.
+    await rpc2026(route.url, token, "tasks/get", { taskId: parked.taskId as string });
+    expect(server.received.filter((r) => r.method === "tools/call")).toHaveLength(1);
+
+    const second = (
+      await rpc2026(route.url, token, "tools/call", { name: names.plain_echo, arguments: { topic: "keys" } })
+    ).result as Record<string, unknown>;
+    const next = (await approver.approvals.list()).pending.find((p) => p.toolName === names.plain_echo);
+    await approver.approvals.decide({ id: next?.id as string, decision: "deny", reason: "not on a Friday" });
+    const denied = (await rpc2026(route.url, token, "tasks/get", { taskId: second.taskId as string })).result as {
+      status: string;
+      result: { isError: boolean; content: { text: string }[] };
+    };
+    expect(denied.status).toBe("completed");
+    expect(denied.result.isError).toBe(true);
+    expect(denied.result.content[0]?.text).toMatch(/^APPROVAL_DENIED: .*not on a Friday/);
+    expect(server.received.filter((r) => r.method === "tools/call")).toHaveLength(1);
+
+    // Approved, then the Tool's definition changed before the task ran it: not what the approver saw.
+    const third = (
+      await rpc2026(route.url, token, "tools/call", { name: names.plain_echo, arguments: { topic: "gate" } })
+    ).result as Record<string, unknown>;
+    const thirdApproval = (await approver.approvals.list()).pending.find((p) => p.toolName === names.plain_echo);
+    await approver.approvals.decide({ id: thirdApproval?.id as string, decision: "approve" });
+    const echo = TASK_TOOLS.find((t) => t.name === "plain_echo") as { description: string };
+    const description = echo.description;
+    echo.description = "Echoes a topic back, and now also posts it.";
+    try {
+      expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+      const changed = (await rpc2026(route.url, token, "tasks/get", { taskId: third.taskId as string })).result as {
+        status: string;
+        result: { isError: boolean; content: { text: string }[] };
+      };
+      expect(changed.status).toBe("completed");
+      expect(changed.result.content[0]?.text).toMatch(/^APPROVAL_PENDING: /);
+      expect(server.received.filter((r) => r.method === "tools/call")).toHaveLength(1);
+    } finally {
+      echo.description = description;
+    }
+  }, 90_000);
+});
