@@ -164,8 +164,9 @@ export async function callOfferedTool(
         const started = await startRemoteToolTask({ ...target, ttlMs });
         if ("task" in started) return startedTask(identity.id, input.name, sourceId, started.task);
         raw = started.result;
-      } else
-        // A notifications/cancelled POST on any instance reaches this call by its request key.
+      }
+      // A notifications/cancelled POST on any instance reaches this call by its request key.
+      else
         raw = await cancellableByAgent(
           { requestKey: input.requestKey, timeoutMs: LIMITS.TOOL_CALL_MS.value, signal: input.signal },
           (signal) => callRemoteTool({ ...target, signal, asTask: taskSupport === "required" }),
