@@ -3,7 +3,8 @@
  * as often as it likes: each call keeps only its latest value, and one request every
  * interval carries the latest of every call, so a tight loop costs neither the host nor
  * Quartermaster. Best effort: a report that cannot be sent is dropped, never retried behind
- * a newer one, and never holds up a result.
+ * a newer one (only one the server took for too soon is sent again, if still the latest),
+ * and never holds up a result.
  */
 import type { HostApi, ProgressLimits } from "./api.ts";
 import { utf8Bytes } from "./contract/canonical.ts";
@@ -123,7 +124,14 @@ export class ProgressSender {
           const call = this.calls.get(id);
           if (call) call.silent = true;
         }
-        for (const refused of answer.refused)
+        for (const refused of answer.refused) {
+          // Taken "too soon" by the server's clock (a request's latency varies): the value is
+          // still the latest unless a newer one waits, so it goes again next interval. Without
+          // this the last report of a call (often its "done") could be lost for good.
+          const call = this.calls.get(refused.id);
+          const sent = batch.find((entry) => entry.id === refused.id);
+          if (refused.code === "TOOL_PROGRESS_TOO_FREQUENT" && call && sent && !call.pending)
+            call.pending = sent.report;
           this.log.debug?.(
             `Quartermaster refused a progress report of call ${refused.id}: ${refused.code}: ${refused.message}`,
             {
@@ -131,6 +139,7 @@ export class ProgressSender {
               code: refused.code,
             },
           );
+        }
       } catch (error) {
         // Progress is a latest value: the next report replaces this one anyway.
         this.log.debug?.(`Progress reports could not be sent: ${(error as Error).message}`);
