@@ -14,7 +14,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { JSONRPCMessage, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { purposeKey } from "../crypto";
-import { answerQuestion, closeQuestion, openQuestion, takeAnswer } from "../domain/call-policies/client-questions";
+import { listenForWakeups } from "../domain/agent-tools/wakeup-listener";
+import { watch } from "../domain/agent-tools/wakeups";
+import {
+  answeredKey,
+  answerQuestion,
+  closeQuestion,
+  openQuestion,
+  takeAnswer,
+} from "../domain/call-policies/client-questions";
 import { DomainError } from "../errors";
 import { LIMITS } from "../limits";
 import { log } from "../log";
@@ -23,8 +31,11 @@ import { revisionHas } from "./revisions";
 
 const SESSION_PREFIX = "qms1";
 const QUESTION_PREFIX = "qmq_";
-/** How often a waiting call looks for its answer: a person answers in seconds, not milliseconds. */
-const ANSWER_POLL_MS = 200;
+/**
+ * An answer wakes its waiting call at once (in-process, or by NOTIFY from another instance);
+ * this reading of the database is only what a lost wake-up costs.
+ */
+const ANSWER_POLL_MS = 1_000;
 
 /** Form elicitation arrived in 2025-06-18; an empty `elicitation: {}` means form (its shape then). */
 function declaresFormElicitation(capabilities: unknown): boolean {
@@ -84,7 +95,10 @@ export function carryQuestions(
   const send = transport.send.bind(transport);
   const asked = new Map<unknown, string>();
   const wait = async (question: string, id: unknown) => {
+    // Watched before the first read, so an answer that lands during it still ends the pause.
+    const answered = watch(answeredKey(question));
     try {
+      await listenForWakeups();
       while (!signal.aborted && asked.get(id) === question) {
         const answer = await takeAnswer(question);
         if (answer !== null) {
@@ -92,10 +106,12 @@ export function carryQuestions(
           transport.onmessage?.({ ...(JSON.parse(answer) as Message), id } as JSONRPCMessage);
           return;
         }
-        await new Promise((resolve) => setTimeout(resolve, ANSWER_POLL_MS));
+        await answered.pause(ANSWER_POLL_MS, signal);
       }
     } catch (error) {
       log.warn({ err: error }, "could not read the answer to a question put to an agent's client");
+    } finally {
+      answered.close();
     }
     asked.delete(id);
     await closeQuestion(question).catch(() => {});

@@ -12,9 +12,10 @@ import { getDb } from "../../db";
 import { LIMITS } from "../../limits";
 import type { ToolHost } from "../sources/tool-hosts";
 import { parseInput } from "../validation";
-import { wake, watch } from "./wakeups";
+import { signalWakeup } from "./wakeup-listener";
+import { watch } from "./wakeups";
 
-/** How often a waiting request on another instance than the report's reads the call's progress. */
+/** How often a follower reads the call's progress in case a wake-up (in-process, or NOTIFY) was lost. */
 const FOLLOW_MS = 200;
 
 export interface ProgressUpdate {
@@ -76,7 +77,8 @@ export async function reportHostProgress(host: ToolHost, body: unknown): Promise
         AND (p."reportedAt" IS NULL OR p."reportedAt" <= ${earliest})`;
     if (updated) {
       outcome.accepted.push(report.id);
-      wake(`progress:${report.id}`);
+      // Wakes the follower on whichever instance holds the agent's stream (NOTIFY on PostgreSQL).
+      await signalWakeup(`progress:${report.id}`);
       continue;
     }
     // Refused: say why, without telling one host anything about another's calls.
@@ -109,8 +111,8 @@ export interface ProgressFollower {
 
 /**
  * Forwards each new report of a call created listened to (its tool_call_progress row) to `send` until stopped.
- * Reports arriving on this instance wake it at once; another instance's are read every
- * FOLLOW_MS. Reports faster than that are coalesced: progress is a latest value.
+ * A report wakes it at once, from this instance or (PostgreSQL's NOTIFY) another; it also
+ * reads every FOLLOW_MS. Reports faster than it forwards are coalesced: progress is a latest value.
  */
 export function followHostProgress(
   callId: string,

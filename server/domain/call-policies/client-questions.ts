@@ -8,6 +8,10 @@
  * Nothing of the client's session is kept: a row lives only while its question is open.
  */
 import { getDb } from "../../db";
+import { signalWakeup } from "../agent-tools/wakeup-listener";
+
+/** What the waiting call watches (wakeups.ts): its answer came, on this instance or another. */
+export const answeredKey = (id: string) => `question:${id}`;
 
 /** Opened before the question is sent, so an answer can never arrive before its row. */
 export async function openQuestion(id: string, identityId: string, expiresAt: Date): Promise<void> {
@@ -26,6 +30,7 @@ export async function answerQuestion(identityId: string, id: string, answer: str
     where: { id, identityId, answer: null, expiresAt: { gt: now } },
     data: { answer, answeredAt: now },
   });
+  if (count === 1) await signalWakeup(answeredKey(id));
   return count === 1;
 }
 
