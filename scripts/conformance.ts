@@ -97,46 +97,13 @@ async function main(): Promise<number> {
   try {
     for (const revision of REVISIONS) {
       console.log(`\n── MCP conformance, server scenarios required by ${revision} ──`);
-      const code = await run("npx", [
-        "-y",
-        "-p",
-        SUITE,
-        "conformance",
-        "server",
-        "--url",
-        `http://127.0.0.1:${proxyPort}/mcp`,
-        ...(ONLY ? ["--scenario", ONLY, "--spec-version", revision] : ["--requirements", revision]),
-        "--expected-failures",
-        path.join(root, "conformance", `baseline-${revision}.yml`),
-        "--timeout",
-        "15000",
-        // Every check's verdict and details, for reading a failure (not committed).
-        "-o",
-        path.join(os.tmpdir(), `qm-conformance-${revision}`),
-      ]);
-      if (code !== 0) failed++;
+      const scenarios = ONLY ? ["--scenario", ONLY, "--spec-version", revision] : ["--requirements", revision];
+      if ((await suite(proxyPort, scenarios, `baseline-${revision}.yml`, `qm-conformance-${revision}`)) !== 0) failed++;
     }
     if (!ONLY && TASK_SCENARIOS.length) console.log("\n── MCP conformance, the tasks extension's scenarios ──");
-    for (const scenario of ONLY ? [] : TASK_SCENARIOS) {
-      const code = await run("npx", [
-        "-y",
-        "-p",
-        SUITE,
-        "conformance",
-        "server",
-        "--url",
-        `http://127.0.0.1:${proxyPort}/mcp`,
-        "--scenario",
-        scenario,
-        "--expected-failures",
-        path.join(root, "conformance", "baseline-tasks.yml"),
-        "--timeout",
-        "15000",
-        "-o",
-        path.join(os.tmpdir(), "qm-conformance-tasks"),
-      ]);
-      if (code !== 0) failed++;
-    }
+    for (const scenario of ONLY ? [] : TASK_SCENARIOS)
+      if ((await suite(proxyPort, ["--scenario", scenario], "baseline-tasks.yml", "qm-conformance-tasks")) !== 0)
+        failed++;
   } finally {
     front.closeAllConnections();
     proxy.closeAllConnections();
@@ -146,6 +113,27 @@ async function main(): Promise<number> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   return failed ? 1 : 0;
+}
+
+/** One run of the suite against /mcp, judged by a baseline of expected failures. */
+function suite(proxyPort: number, scenarios: string[], baseline: string, out: string): Promise<number> {
+  return run("npx", [
+    "-y",
+    "-p",
+    SUITE,
+    "conformance",
+    "server",
+    "--url",
+    `http://127.0.0.1:${proxyPort}/mcp`,
+    ...scenarios,
+    "--expected-failures",
+    path.join(root, "conformance", baseline),
+    "--timeout",
+    "15000",
+    // Every check's verdict and details, for reading a failure (not committed).
+    "-o",
+    path.join(os.tmpdir(), out),
+  ]);
 }
 
 function run(command: string, args: string[]): Promise<number> {
