@@ -4,8 +4,26 @@
  * skipped when unreachable), one table row per line. The caller sets the environment
  * first: server modules are imported here, after it.
  */
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { BenchRow } from "./memory";
+
+/**
+ * The environment every bench script sets before it imports server code (which reads it at
+ * import): a fresh data folder, silent logs, no demo, a fixed secret. Returns the folder.
+ */
+export function benchEnvironment(label?: string): string {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), label ? `qm-bench-${label}-` : "qm-bench-"));
+  Object.assign(process.env, {
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    QM_DATA_DIR: dataDir,
+    QM_DEMO: "0",
+    QM_SECRET: "bench-secret-bench-secret-bench-secret-01",
+  });
+  return dataDir;
+}
 
 type Kind = "embedded" | "postgresql";
 

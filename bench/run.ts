@@ -30,18 +30,11 @@
  *      /mcp find_tools for the identity of 15,000 Tools (bench/tool-selection.ts).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { benchEnvironment } from "./on-databases";
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-bench-"));
-Object.assign(process.env, {
-  NODE_ENV: "test",
-  LOG_LEVEL: "silent",
-  QM_DATA_DIR: dataDir,
-  QM_SECRET: "bench-secret-bench-secret-bench-secret-01",
-  QM_DEMO: "0",
-});
+const dataDir = benchEnvironment();
 
 const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
 const { SYSTEM } = await import("@/server/actor");

@@ -2,19 +2,9 @@
  * npm run bench:tools — only the tool-selection benchmarks (bench/tool-selection.ts), on the
  * embedded database and (when reachable) PostgreSQL; the same rows npm run bench prints.
  */
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { runOnDatabases } from "./on-databases";
+import { benchEnvironment, runOnDatabases } from "./on-databases";
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "qm-bench-tools-"));
-Object.assign(process.env, {
-  NODE_ENV: "test",
-  LOG_LEVEL: "silent",
-  QM_DATA_DIR: dataDir,
-  QM_DEMO: "0",
-  QM_SECRET: "bench-secret-bench-secret-bench-secret-01",
-});
+const dataDir = benchEnvironment("tools");
 const { SYSTEM } = await import("@/server/actor");
 const { getDb } = await import("@/server/db");
 const { assignSource, createIdentity } = await import("@/server/domain/identities/identities");
