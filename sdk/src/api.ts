@@ -24,6 +24,8 @@ export interface RegistrationAnswer {
   resultContent?: string[];
   /** Calls' progress may be reported, within these (servers before this field take none). */
   progress?: ProgressLimits;
+  /** A result submission may collect the next calls too (servers before this field: a collection of its own). */
+  collectWithResults?: boolean;
 }
 
 export interface ProgressLimits {
@@ -115,10 +117,27 @@ export class HostApi {
         timeoutMs: waitSeconds * 1000 + REQUEST_TIMEOUT_MS,
       },
     );
-    // Only calls this SDK can answer: an id to answer to and a Tool to run.
-    return (Array.isArray(answer?.calls) ? answer.calls : []).filter(
-      (call): call is CollectedCall => typeof call?.id === "string" && typeof call.tool === "string",
+    return answerable(answer?.calls);
+  }
+
+  /**
+   * Submits results (`body`, as submit() takes it) and then collects the next calls, as
+   * collect() would, in one request: only against a server whose registration answer says
+   * `collectWithResults`.
+   */
+  async submitAndCollect(
+    body: string,
+    waitSeconds: number,
+    max: number,
+    signal?: AbortSignal,
+  ): Promise<{ outcome: SubmissionOutcome; calls: CollectedCall[] }> {
+    const answer = await this.request<SubmissionOutcome & { calls?: CollectedCall[] }>(
+      "POST",
+      `/calls/results?collect=true&wait=${waitSeconds}&max=${max}`,
+      { body, signal, timeoutMs: waitSeconds * 1000 + REQUEST_TIMEOUT_MS },
     );
+    const { calls, ...outcome } = answer ?? ({} as SubmissionOutcome);
+    return { outcome, calls: answerable(calls) };
   }
 
   /** Waits up to `waitSeconds` for any of these calls to be cancelled by its agent; answers with those that were. */
@@ -194,6 +213,13 @@ export class HostApi {
     }
     throw errorFor(response.status, json, path, this.base);
   }
+}
+
+/** Only calls this SDK can answer: an id to answer to and a Tool to run. */
+function answerable(calls: unknown): CollectedCall[] {
+  return (Array.isArray(calls) ? calls : []).filter(
+    (call): call is CollectedCall => typeof call?.id === "string" && typeof call.tool === "string",
+  );
 }
 
 function parseJson(text: string): unknown {

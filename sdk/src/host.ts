@@ -541,19 +541,45 @@ export class ToolHost {
   }
 
   private async collect(): Promise<void> {
+    try {
+      await this.collectLoop();
+    } finally {
+      this.results.release();
+    }
+  }
+
+  private async collectLoop(): Promise<void> {
     const backoff = new Backoff(this.backoffOptions);
     while (!this.closing.signal.aborted) {
+      // A host whose workers are all busy does not keep finished results back while it waits for one.
+      if (this.active.size >= this.concurrency) this.results.release();
       await this.slotFree();
       if (this.closing.signal.aborted) break;
       if (this.reconnecting) {
+        this.results.release();
         await this.untilClosing(this.reconnecting);
         continue;
       }
       const max = Math.min(TOOL_HOST_LIMITS.TOOL_HOST_COLLECT_CALLS.value, this.concurrency - this.active.size);
+      // The results of the calls just started that finished already go with this collection
+      // (decision 0093): one request instead of a submission and a collection.
+      const carried = this.results.held ? this.results.take() : null;
+      this.results.release();
       this.poll = new AbortController();
       let calls: CollectedCall[];
       try {
-        calls = await this.api.collect(COLLECT_WAIT_SECONDS, max, this.poll.signal);
+        if (carried) {
+          let answer: Awaited<ReturnType<HostApi["submitAndCollect"]>>;
+          try {
+            answer = await this.api.submitAndCollect(carried.body, COLLECT_WAIT_SECONDS, max, this.poll.signal);
+          } catch (error) {
+            // Perhaps not taken: sent again on their own (a result taken already is answered "unknown").
+            this.results.giveBack(carried);
+            throw error;
+          }
+          this.results.settle(carried, answer.outcome);
+          calls = answer.calls;
+        } else calls = await this.api.collect(COLLECT_WAIT_SECONDS, max, this.poll.signal);
         backoff.reset();
       } catch (error) {
         if (this.closing.signal.aborted) break;
@@ -570,7 +596,12 @@ export class ToolHost {
       } finally {
         this.poll = null;
       }
+      if (!calls.length) continue;
+      // Results of handlers that finish at once wait for the next collection, which carries
+      // them: a busy host needs no request of their own, nor one more collection.
+      if (this.lastRegistration?.collectWithResults) this.results.hold();
       for (const call of calls) this.start(call);
+      if (this.results.held) await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 

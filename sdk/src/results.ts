@@ -12,7 +12,7 @@ import type { CallResult } from "./define-tool.ts";
 import { AuthenticationError, ToolHostError } from "./errors.ts";
 import type { Logger } from "./logger.ts";
 
-interface Pending {
+export interface Pending {
   id: string;
   tool: string;
   json: string;
@@ -32,9 +32,17 @@ export interface ResultSenderHooks {
   takesCode(code: string): boolean;
 }
 
+/** Results taken to travel with a collection (submitAndCollect), and the body that carries them. */
+export interface CarriedResults {
+  batch: Pending[];
+  body: string;
+}
+
 export class ResultSender {
   private queue: Pending[] = [];
   private running: Promise<void> | null = null;
+  /** The collector will carry what finishes now in its next request: nothing is sent meanwhile. */
+  private holding = false;
   private limitBytes: number = TOOL_HOST_LIMITS.SDK_RESULT_SUBMISSION_BYTES.value;
 
   constructor(
@@ -71,8 +79,44 @@ export class ResultSender {
     );
   }
 
+  /**
+   * Results that finish from now on wait for the collector, which carries them in its next
+   * request (take()) instead of a request of their own; until release().
+   */
+  hold(): void {
+    this.holding = true;
+  }
+
+  get held(): boolean {
+    return this.holding;
+  }
+
+  /** Results are sent on their own again, those waiting now included. */
+  release(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.kick();
+  }
+
+  /** The next batch of results for the collector to carry, or null when none is waiting. */
+  take(): CarriedResults | null {
+    return this.nextBatch();
+  }
+
+  /** What Quartermaster made of carried results. */
+  settle(carried: CarriedResults, outcome: SubmissionOutcome): void {
+    this.report(carried.batch, outcome);
+  }
+
+  /** The request carrying these results failed (or was abandoned): they are sent on their own. */
+  giveBack(carried: CarriedResults): void {
+    this.queue.unshift(...carried.batch);
+    this.kick();
+  }
+
   /** Resolves when every queued result was sent (or dropped), or after `timeoutMs`. */
   async drain(timeoutMs: number): Promise<void> {
+    this.release();
     const until = Date.now() + timeoutMs;
     while (this.running && Date.now() < until) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -87,7 +131,7 @@ export class ResultSender {
   }
 
   private kick(): void {
-    if (this.running || this.hooks.stopped()) return;
+    if (this.running || this.holding || this.hooks.stopped()) return;
     this.running = this.run()
       .catch((error: unknown) => {
         this.log.error(`Sending results failed: ${(error as Error)?.stack ?? String(error)}`);
@@ -98,31 +142,38 @@ export class ResultSender {
       });
   }
 
-  private async run(): Promise<void> {
-    while (this.queue.length && !this.hooks.stopped()) {
-      const now = Date.now();
-      const live = this.queue.filter((p) => p.deadline > now);
-      for (const late of this.queue.filter((p) => p.deadline <= now))
-        this.log.warn(
-          `Dropped the result of call ${late.id} to ${late.tool}: its deadline passed before it could be sent.`,
-          {
-            callId: late.id,
-            tool: late.tool,
-          },
-        );
-      this.queue = live;
-      if (!live.length) return;
+  /** Takes the next submission's worth of results off the queue (those past their deadline are dropped). */
+  private nextBatch(): (CarriedResults & { size: number }) | null {
+    const now = Date.now();
+    const live = this.queue.filter((p) => p.deadline > now);
+    for (const late of this.queue.filter((p) => p.deadline <= now))
+      this.log.warn(
+        `Dropped the result of call ${late.id} to ${late.tool}: its deadline passed before it could be sent.`,
+        {
+          callId: late.id,
+          tool: late.tool,
+        },
+      );
+    this.queue = live;
+    if (!live.length) return null;
 
-      let size = ENVELOPE;
-      let count = 0;
-      for (const p of live) {
-        const added = p.bytes + (count ? 1 : 0);
-        if (count && size + added > this.limitBytes) break;
-        size += added;
-        count++;
-      }
-      const batch = this.queue.splice(0, count);
-      const body = `{"results":[${batch.map((p) => p.json).join(",")}]}`;
+    let size = ENVELOPE;
+    let count = 0;
+    for (const p of live) {
+      const added = p.bytes + (count ? 1 : 0);
+      if (count && size + added > this.limitBytes) break;
+      size += added;
+      count++;
+    }
+    const batch = this.queue.splice(0, count);
+    return { batch, body: `{"results":[${batch.map((p) => p.json).join(",")}]}`, size };
+  }
+
+  private async run(): Promise<void> {
+    while (this.queue.length && !this.holding && !this.hooks.stopped()) {
+      const next = this.nextBatch();
+      if (!next) return;
+      const { batch, body, size } = next;
       try {
         this.report(batch, await this.api.submit(body));
       } catch (error) {

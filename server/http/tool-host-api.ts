@@ -108,6 +108,8 @@ export const handleRegistration = jsonErrors("registration", async (req, host) =
       intervalMs: LIMITS.TOOL_PROGRESS_INTERVAL_MS.value,
       reportsPerRequest: LIMITS.TOOL_HOST_PROGRESS_REPORTS.value,
     },
+    // …and that a result submission may collect the next calls too (calls/results?collect=true).
+    collectWithResults: true,
   });
 });
 
@@ -130,8 +132,8 @@ function waitSeconds(params: URLSearchParams, what: string): number | Response {
   return wait;
 }
 
-export const handleCollectCalls = jsonErrors("call collection", async (req, host) => {
-  const params = new URL(req.url).searchParams;
+/** A collection's `wait` and `max`, as calls/next and calls/results?collect=true take them. */
+function collection(params: URLSearchParams): { wait: number; max: number } | Response {
   const wait = waitSeconds(params, "a call");
   if (wait instanceof Response) return wait;
   // A host with fewer free workers than a full batch takes only what it can start now,
@@ -143,7 +145,13 @@ export const handleCollectCalls = jsonErrors("call collection", async (req, host
     return problem(400, "INVALID_INPUT", `max: most calls to hand over at once, from 1 to ${maxCalls}.`, {
       field: "max",
     });
-  const calls = await collectHostCalls(host, wait * 1000, req.signal, max);
+  return { wait, max };
+}
+
+export const handleCollectCalls = jsonErrors("call collection", async (req, host) => {
+  const asked = collection(new URL(req.url).searchParams);
+  if (asked instanceof Response) return asked;
+  const calls = await collectHostCalls(host, asked.wait * 1000, req.signal, asked.max);
   return Response.json({ calls });
 });
 
@@ -161,13 +169,28 @@ export const handleProgress = jsonErrors("progress report", async (req, host) =>
 
 export const handleGoodbye = jsonErrors("goodbye", async (_req, host) => Response.json(await sayGoodbye(host)));
 
+/**
+ * Takes results; with `collect=true` it then collects the host's next calls as calls/next
+ * would (`wait`, `max`), so a busy host hands in its results and takes its next calls in one
+ * request (decision 0093). The results are written, and their agents woken, before the wait.
+ */
 export const handleCallResults = jsonErrors("result submission", async (req, host) => {
+  const params = new URL(req.url).searchParams;
+  const collect = params.get("collect");
+  if (collect !== null && collect !== "true" && collect !== "false")
+    return problem(400, "INVALID_INPUT", "collect: true to collect the next calls after the results, or false.", {
+      field: "collect",
+    });
+  const asked = collect === "true" ? collection(params) : null;
+  if (asked instanceof Response) return asked;
   const body = await readJsonBody(req, LIMITS.SDK_RESULT_SUBMISSION_BYTES.value, "a result submission");
-  return Response.json(await submitHostResults(host, body));
+  const outcome = await submitHostResults(host, body);
+  if (!asked) return Response.json(outcome);
+  return Response.json({ ...outcome, calls: await collectHostCalls(host, asked.wait * 1000, req.signal, asked.max) });
 });
 
 const ENDPOINTS =
-  "POST /api/v1/tool-hosts/registration (or PUT), POST /api/v1/tool-hosts/heartbeat, POST /api/v1/tool-hosts/calls/next, POST /api/v1/tool-hosts/calls/results, POST /api/v1/tool-hosts/calls/cancelled, POST /api/v1/tool-hosts/calls/progress and POST /api/v1/tool-hosts/goodbye";
+  "POST /api/v1/tool-hosts/registration (or PUT), POST /api/v1/tool-hosts/heartbeat, POST /api/v1/tool-hosts/calls/next, POST /api/v1/tool-hosts/calls/results (?collect=true&wait=25&max=16 to collect the next calls as well), POST /api/v1/tool-hosts/calls/cancelled, POST /api/v1/tool-hosts/calls/progress and POST /api/v1/tool-hosts/goodbye";
 
 /** Any other method on an endpoint: 405 with the methods it takes. */
 export function methodNotAllowed(allow: string) {

@@ -27,9 +27,28 @@ import { followHostProgress, type ProgressFollower, type ProgressUpdate } from "
 import { announceCancel } from "./request-cancellation";
 import { acceptToolResult, type ToolResult } from "./result";
 import { listenForWakeups, WAKEUP_CHANNEL, wakePayload } from "./wakeup-listener";
-import { wake, watch } from "./wakeups";
+import { wake, watch, watched } from "./wakeups";
 
 const pollMs = () => LIMITS.TOOL_HOST_WAKE_POLL_MS.value;
+
+/**
+ * Results handed straight to a caller waiting on this instance: the submission removes the
+ * row (claiming it, as the agent's read would) and leaves the answer here, so the caller
+ * needs no statement of its own to take it. On globalThis: the result is posted to the Tool
+ * Host API's module graph and read in /mcp's (decision 0004).
+ */
+const HANDED = Symbol.for("quartermaster.handedResults");
+const handedHolder = globalThis as unknown as { [HANDED]?: Map<string, Answer> };
+handedHolder[HANDED] ??= new Map<string, Answer>();
+const handed: Map<string, Answer> = handedHolder[HANDED];
+type Answer = { status: "succeeded"; result: ToolResult } | { status: "failed"; result: StoredFailure };
+
+/** An answer as its caller takes it: the result, or the failure it throws. */
+function answerOf(answer: Answer): ToolResult {
+  if (answer.status === "succeeded") return answer.result;
+  // A host answer that broke the contract fails this call with the code it broke.
+  throw new DomainError(answer.result.code, answer.result.message, answer.result.details);
+}
 
 /**
  * A select-list item that, on PostgreSQL, tells the other instances `prefix` + `key` (an SQL
@@ -41,6 +60,12 @@ function notifying(kind: OpenedDatabase["kind"], prefix: string, key: Prisma.Sql
     ? Prisma.sql`pg_notify(${WAKEUP_CHANNEL}, ${wakePayload(prefix)}::text || ${key})::text`
     : Prisma.sql`NULL::text`;
 }
+
+/**
+ * How long a waiter whose row vanished waits for the answer a submission on this instance
+ * removed it for (left just after the removal) before it takes the Source as deleted.
+ */
+const HANDOVER_GRACE_MS = 100;
 
 /** Queues a call for the host and waits for its result, at most the Tool Call time limit. */
 export async function callHostTool(options: {
@@ -93,22 +118,36 @@ export async function callHostTool(options: {
     }
     while (queued.length && Date.now() < deadline.getTime() && !options.signal?.aborted) {
       await answered.pause(Math.min(pollMs(), deadline.getTime() - Date.now()), options.signal);
+      const mine = handed.get(id);
+      if (mine) {
+        taken = true;
+        return answerOf(mine);
+      }
       // An answered call is read and removed in one statement: its row has done its work.
       const [done] = await db.$queryRaw<{ status: string; result: string | null }[]>`
         DELETE FROM tool_call WHERE id = ${id} AND status IN ('succeeded', 'failed')
         RETURNING status::text, result`;
       if (done) {
         taken = true;
-        if (done.status === "succeeded" && done.result) return JSON.parse(done.result) as ToolResult;
-        // A host answer that broke the contract fails this call with the code it broke.
-        const failure = JSON.parse(done.result ?? "{}") as StoredFailure;
-        throw new DomainError(failure.code, failure.message, failure.details);
+        return answerOf(
+          done.status === "succeeded" && done.result
+            ? { status: "succeeded", result: JSON.parse(done.result) as ToolResult }
+            : { status: "failed", result: JSON.parse(done.result ?? "{}") as StoredFailure },
+        );
       }
       const row = await db.toolCall.findUnique({
         where: { id },
         select: { status: true, source: { select: { name: true, hostSilentSince: true } } },
       });
-      if (!row) break; // the Source was deleted
+      if (!row) {
+        // Removed by a submission handing its result over here, which leaves the answer just
+        // after (and wakes this watch), or by the Source's deletion.
+        await answered.pause(Math.min(HANDOVER_GRACE_MS, Math.max(0, deadline.getTime() - Date.now())));
+        const late = handed.get(id);
+        if (!late) break;
+        taken = true;
+        return answerOf(late);
+      }
       if (row.status === "cancelled") {
         cancelled = true;
         break;
@@ -122,7 +161,10 @@ export async function callHostTool(options: {
     if (queued.length && options.signal?.aborted && !cancelled) cancelled = (await cancelCalls({ id })) > 0;
   } finally {
     await progress?.stop();
+    // Closed before the hand-over is cleared: a submission that hands a result over after
+    // this sees nobody watching and takes it back itself.
     answered.close();
+    handed.delete(id);
     // A cancelled call the host took stays (without its arguments) until the host's
     // cancellation watch has seen it; the sweep removes it after the deadline.
     if (!taken) await db.toolCall.deleteMany({ where: { id, status: { not: "cancelled" } } });
@@ -381,13 +423,30 @@ export async function submitHostResults(host: ToolHost, body: unknown): Promise<
       refusal = error;
       stored = { code: error.code, message: error.message, details: error.details ?? {} };
     }
-    // The result, and the wake-up of its caller's waiter on whichever instance it is.
     const status = refusal ? "failed" : "succeeded";
-    const updated = await db.$queryRaw<{ id: string }[]>`
-      WITH answered AS (
-        UPDATE tool_call SET status = ${status}::"ToolCallStatus", result = ${JSON.stringify(stored)}
-        WHERE id = ${submitted.id} AND "sourceId" = ${host.id} AND status = 'delivered' RETURNING id)
-      SELECT id, ${notifying(kind, `call:${submitted.id}`)} AS woke FROM answered`;
+    // A caller waiting on this instance takes the answer from here: the row, still this
+    // host's and not cancelled, is removed now (the caller's own read and removal saved).
+    const here = watched(`call:${submitted.id}`);
+    // Otherwise the result, and the wake-up of its caller's waiter on whichever instance it is.
+    const updated = here
+      ? await db.$queryRaw<{ id: string }[]>`
+          DELETE FROM tool_call
+          WHERE id = ${submitted.id} AND "sourceId" = ${host.id} AND status = 'delivered' RETURNING id`
+      : await db.$queryRaw<{ id: string }[]>`
+          WITH answered AS (
+            UPDATE tool_call SET status = ${status}::"ToolCallStatus", result = ${JSON.stringify(stored)}
+            WHERE id = ${submitted.id} AND "sourceId" = ${host.id} AND status = 'delivered' RETURNING id)
+          SELECT id, ${notifying(kind, `call:${submitted.id}`)} AS woke FROM answered`;
+    if (here && updated.length) {
+      handed.set(
+        submitted.id,
+        refusal
+          ? { status: "failed", result: stored as StoredFailure }
+          : { status: "succeeded", result: stored as ToolResult },
+      );
+      // Its caller gave up meanwhile (its deadline): nobody will take the answer.
+      if (!watched(`call:${submitted.id}`)) handed.delete(submitted.id);
+    }
     if (!updated.length) outcome.unknown.push(submitted.id);
     // A failure the host named itself reached its caller as the host meant it: not a refusal.
     else if (refusal && !("code" in submitted && submitted.code))

@@ -61,6 +61,11 @@ export function watch(...keys: string[]): Watch {
   };
 }
 
+/** Whether a waiter on this instance watches `key` now. */
+export function watched(key: string): boolean {
+  return (entries.get(key)?.holders ?? 0) > 0;
+}
+
 /** Wakes every waiter on this instance watching `key`; nobody watching, nothing kept. */
 export function wake(key: string): void {
   const entry = entries.get(key);
