@@ -70,6 +70,8 @@ describe("SDK Tool Host API", () => {
         resultContent: ["text", "image", "audio", "resource_link", "resource"],
         // …and that calls' progress may be reported, within these limits.
         progress: { messageChars: 500, intervalMs: 250, reportsPerRequest: 64 },
+        // …and that a result submission may collect the next calls as well.
+        collectWithResults: true,
       },
     });
     expect(JSON.stringify(res.body)).not.toContain("__x");
