@@ -150,9 +150,9 @@ describe("result submissions that collect the next calls", () => {
 
     const answers = [];
     for (let i = 0; i < 2; i++) {
-      const answer = client.callTool({ name, arguments: { i } });
+      const answer = client.callTool({ name, arguments: { query: `q${i}` } });
       const one = await collectOne(base, headers);
-      expect(one.arguments).toEqual({ i });
+      expect(one.arguments).toEqual({ query: `q${i}` });
       const { status, body } = await post("/calls/results", { results: [{ id: one.id, output: `old ${i}` }] });
       // The answer of old: the outcome alone, no calls.
       expect({ status, body }).toEqual({ status: 200, body: { delivered: [one.id], refused: [], unknown: [] } });
@@ -161,9 +161,9 @@ describe("result submissions that collect the next calls", () => {
     expect(answers).toEqual(["old 0", "old 1"]);
 
     // The same endpoint with collect=true hands the next call waiting over with the outcome.
-    const next = client.callTool({ name, arguments: { i: 2 } });
+    const next = client.callTool({ name, arguments: { query: "q2" } });
     const third = await collectOne(base, headers);
-    const fourth = client.callTool({ name, arguments: { i: 3 } });
+    const fourth = client.callTool({ name, arguments: { query: "q3" } });
     await expect
       .poll(async () => (await getDb()).toolCall.count({ where: { sourceId: source.id, status: "pending" } }))
       .toBe(1);
@@ -173,7 +173,7 @@ describe("result submissions that collect the next calls", () => {
     expect(combined.status).toBe(200);
     expect(combined.body).toMatchObject({ delivered: [third.id], refused: [], unknown: [] });
     const [handed] = combined.body.calls as { id: string; arguments: unknown }[];
-    expect(handed?.arguments).toEqual({ i: 3 });
+    expect(handed?.arguments).toEqual({ query: "q3" });
     expect(text(await next)).toBe("new 2");
     // Nothing waits: collect=true&wait=0 answers at once, with no calls.
     const last = await post("/calls/results?collect=true&wait=0", { results: [{ id: handed?.id, output: "new 3" }] });
@@ -191,7 +191,7 @@ describe("result submissions that collect the next calls", () => {
       body: JSON.stringify({ tools: [simpleTool("strict_echo")] }),
     });
     const client = await agentFor(source.id);
-    const answer = client.callTool({ name: await toolName(source.id, "strict_echo"), arguments: {} });
+    const answer = client.callTool({ name: await toolName(source.id, "strict_echo"), arguments: { query: "q" } });
     const { id } = await collectOne(base, headers);
     const body = JSON.stringify({ results: [{ id, output: "kept" }] });
     for (const [query, field] of [
