@@ -14,6 +14,8 @@ import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextproto
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
+import { sweepCallLog } from "@/server/domain/calls/sweeper";
+import { LIMITS } from "@/server/limits";
 import { callerFor, makeUser } from "../helpers/actors";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
@@ -178,6 +180,84 @@ describe("tasks at 2025-11-25 (MCP SDK 1.32 client)", () => {
     expect(gone.code).toBe(-32602);
     expect(gone.message).toMatch(/TASK_SOURCE_GONE/);
   }, 60_000);
+});
+
+describe("an approval's task keeps its result (2025-11-25)", () => {
+  it("answers every later tasks/result with the result of the one run, on any instance, until it is too old or was too large to keep", async () => {
+    const { server, api, source, names } = await taskSource();
+    await api.sources.setCallPolicy({ sourceId: source.id, policy: "approve" });
+    const { token } = await agentFor([source.id]);
+    const stranger = await agentFor([source.id]);
+    const approver = callerFor((await makeUser("approver")).actor);
+    const client = await client132(route.url, token);
+    const ran = () => server.received.filter((r) => r.method === "tools/call").length;
+    const approvedTask = async (topic: string) => {
+      const created = await client.request(
+        { method: "tools/call", params: { name: names.quick_sum, arguments: { topic }, task: {} } },
+        CreateTaskResultSchema,
+      );
+      const pending = (await approver.approvals.list()).pending.find((p) => p.toolName === names.quick_sum);
+      await approver.approvals.decide({ id: pending?.id as string, decision: "approve" });
+      return created.task.taskId;
+    };
+    const refusal = (p: Promise<unknown>) =>
+      p.then(
+        () => ({ code: 0, message: "answered" }),
+        (e: { code: number; message: string }) => e,
+      );
+
+    const handle = await approvedTask("ledger");
+    expect(ran()).toBe(0);
+    const first = await client.experimental.tasks.getTaskResult(handle, CallToolResultSchema);
+    expect(first.content).toEqual([{ type: "text", text: "quick_sum done: ledger" }]);
+    // Asked again, here and on another instance: the same result, and the Source saw one call.
+    const elsewhere = await client132(await secondUrl(), token);
+    for (const poller of [client, elsewhere]) {
+      const again = await poller.experimental.tasks.getTaskResult(handle, CallToolResultSchema);
+      expect(again.content).toEqual(first.content);
+      expect((await poller.experimental.tasks.getTask(handle)).status).toBe("completed");
+    }
+    expect(ran()).toBe(1);
+    // Another identity's poll of the handle opens nothing and runs nothing.
+    const theirs = await client132(route.url, stranger.token);
+    const e = await refusal(theirs.experimental.tasks.getTaskResult(handle, CallToolResultSchema));
+    expect(e.code).toBe(-32602);
+    expect(e.message).toMatch(/TASK_HANDLE_INVALID/);
+    expect(ran()).toBe(1);
+    // The result is sealed at rest, not stored as the Source sent it.
+    const db = await getDb();
+    const row = await db.parkedCall.findFirstOrThrow({
+      where: { toolName: names.quick_sum, status: "ran" },
+      select: { id: true, result: true },
+    });
+    expect(row.result).toBeTruthy();
+    expect(row.result).not.toContain("ledger");
+
+    // Past APPROVAL_RESULT_KEEP_SECONDS: TASK_RESULT_NOT_KEPT, still no second run; the sweeper drops it.
+    const keep = LIMITS.APPROVAL_RESULT_KEEP_SECONDS.value;
+    await db.parkedCall.update({ where: { id: row.id }, data: { ranAt: new Date(Date.now() - (keep + 5) * 1000) } });
+    const old = await refusal(client.experimental.tasks.getTaskResult(handle, CallToolResultSchema));
+    expect(old.code).toBe(-32602);
+    expect(old.message).toMatch(/^MCP error -32602: TASK_RESULT_NOT_KEPT: .*APPROVAL_RESULT_KEEP_SECONDS/);
+    expect((await sweepCallLog()).approvedResults).toBeGreaterThanOrEqual(1);
+    expect((await db.parkedCall.findUniqueOrThrow({ where: { id: row.id } })).result).toBeNull();
+    expect(ran()).toBe(1);
+
+    // A result over APPROVAL_RESULT_BYTES is answered once; later polls are told why it is not kept.
+    const bytes = LIMITS.APPROVAL_RESULT_BYTES as { value: number };
+    const was = bytes.value;
+    bytes.value = 16;
+    try {
+      const big = await approvedTask("a large ledger");
+      const once = await client.experimental.tasks.getTaskResult(big, CallToolResultSchema);
+      expect(once.content).toEqual([{ type: "text", text: "quick_sum done: a large ledger" }]);
+      const later = await refusal(client.experimental.tasks.getTaskResult(big, CallToolResultSchema));
+      expect(later.message).toMatch(/TASK_RESULT_NOT_KEPT: .*over the 16 bytes kept \(APPROVAL_RESULT_BYTES\)/);
+      expect(ran()).toBe(2);
+    } finally {
+      bytes.value = was;
+    }
+  }, 90_000);
 });
 
 let rpcId = 0;

@@ -9,8 +9,15 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
-import { DomainError, isToolCallFailure } from "../../errors";
-import { parkedCallOf, takeApprovedCall, withdrawParkedCall } from "../call-policies/approval";
+import { DomainError, isToolCallFailure, jsonRpcErrorOf } from "../../errors";
+import { LIMITS } from "../../limits";
+import {
+  keepApprovedResult,
+  keptApprovedResult,
+  parkedCallOf,
+  takeApprovedCall,
+  withdrawParkedCall,
+} from "../call-policies/approval";
 import { heldToolsWhere } from "../identities/holdings";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { openSourceHeaders, recordProtocolVersion } from "./call";
@@ -104,7 +111,7 @@ export async function agentTaskOutcome(
 ): Promise<TaskOutcome> {
   const identityId = identityOf(actor);
   const target = openTaskHandle(identityId, handle);
-  if (target.kind === "approval") return approvalOutcome(identityId, target, options.run);
+  if (target.kind === "approval") return approvalOutcome(identityId, target, options.run, options.signal);
   const source = await sourceOf(identityId, target, options.signal);
   try {
     const raw = await requestRemoteTask({ ...source, method: "tasks/result", taskId: target.taskId });
@@ -145,6 +152,8 @@ async function approvalState(
       status: "working",
       statusMessage: `Waits for an approver's decision in the console (approval ${row.id}).`,
     };
+  if (row.status === "ran" && (await keptApprovedResult(identityId, row.id, now)).state === "running")
+    return { ...base, status: "working", statusMessage: "Approved; the call is running." };
   return {
     ...base,
     status: "completed",
@@ -161,6 +170,7 @@ async function approvalOutcome(
   identityId: string,
   target: Extract<TaskTarget, { kind: "approval" }>,
   run: RunApproved,
+  signal?: AbortSignal,
 ): Promise<TaskOutcome> {
   const row = await parkedCallOf(identityId, target.approvalId);
   if (row?.status === "denied")
@@ -175,22 +185,60 @@ async function approvalOutcome(
     };
   if (row?.status === "approved") {
     const args = await takeApprovedCall(identityId, row.id);
-    if (args)
-      return {
-        result: (await run({ name: row.toolName, arguments: args, approvedDefinition: row.definitionHash })).result,
-      };
+    if (args) {
+      let dispatched: Dispatched;
+      try {
+        dispatched = await run({ name: row.toolName, arguments: args, approvedDefinition: row.definitionHash });
+      } catch (error) {
+        await keepApprovedResult(identityId, row.id, { notKept: "failed" });
+        throw error;
+      }
+      // Kept for later polls, so a client that asks again gets this result, not a second run.
+      await keepApprovedResult(identityId, row.id, dispatched.result);
+      return { result: dispatched.result };
+    }
   }
-  if (row?.status === "ran" || row?.status === "approved")
-    return {
-      error: {
-        code: -32602,
-        message: `The approved call of ${target.toolName} ran already; its result was given to the request that ran it.`,
-      },
-    };
+  if (row?.status === "ran" || row?.status === "approved") return keptOutcome(identityId, row.id, target, signal);
   return {
     error: {
       code: -32602,
       message: `The call of ${target.toolName} has not been approved${row ? "" : " and its approval is gone"}; poll tasks/get until it is completed.`,
     },
   };
+}
+
+/**
+ * A poll after the one that ran the approved call: its kept result (waiting while another
+ * poll is still running it), or TASK_RESULT_NOT_KEPT saying why there is none — never a
+ * second run.
+ */
+async function keptOutcome(
+  identityId: string,
+  id: string,
+  target: Extract<TaskTarget, { kind: "approval" }>,
+  signal?: AbortSignal,
+): Promise<TaskOutcome> {
+  let kept = await keptApprovedResult(identityId, id);
+  while (kept.state === "running") {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    signal?.throwIfAborted();
+    kept = await keptApprovedResult(identityId, id);
+  }
+  if (kept.state === "kept") return { result: kept.result as ToolResult };
+  const why =
+    kept.why === "too_large"
+      ? `it was ${kept.bytes} bytes, over the ${LIMITS.APPROVAL_RESULT_BYTES.value} bytes kept (APPROVAL_RESULT_BYTES)`
+      : kept.why === "failed"
+        ? "the run that took it did not finish"
+        : kept.why === "retry"
+          ? "it ran for the agent's plain retry of the same call, which was answered with it"
+          : `results are kept ${LIMITS.APPROVAL_RESULT_KEEP_SECONDS.value} s after the call ran (APPROVAL_RESULT_KEEP_SECONDS)`;
+  const error = jsonRpcErrorOf(
+    new DomainError(
+      "TASK_RESULT_NOT_KEPT",
+      `The approved call of ${target.toolName} ran already, for an earlier poll of this task; its result is not kept: ${why}. It is not run again.`,
+      { approvalId: id, reason: kept.why },
+    ),
+  );
+  return { error: { code: error.code, message: error.message } };
 }
