@@ -126,10 +126,18 @@ describe("tasks at 2025-11-25 (MCP SDK 1.32 client)", () => {
       where: { sourceId: source.id },
       select: { outcome: true, toolName: true },
     });
-    expect(rows.map((r) => [r.toolName, r.outcome]).sort()).toEqual([
+    expect(
+      rows
+        .filter((r) => !r.toolName.startsWith("tasks/"))
+        .map((r) => [r.toolName, r.outcome])
+        .sort(),
+    ).toEqual([
       [names.quick_sum, "ok"],
       [names.slow_report, "ok"],
     ]);
+    // Each poll is a row of its own beside them (on PostgreSQL the second instance logs its own, in its own time).
+    if (!usePostgres)
+      expect(rows.filter((r) => r.toolName === "tasks/result")).toEqual([{ toolName: "tasks/result", outcome: "ok" }]);
   }, 90_000);
 
   it("refuses another identity's, an altered, a forged and a deleted Source's task id, and a task of a Tool that forbids them", async () => {
@@ -186,8 +194,10 @@ describe("an approval's task keeps its result (2025-11-25)", () => {
   it("answers every later tasks/result with the result of the one run, on any instance, until it is too old or was too large to keep", async () => {
     const { server, api, source, names } = await taskSource();
     await api.sources.setCallPolicy({ sourceId: source.id, policy: "approve" });
-    const { token } = await agentFor([source.id]);
+    const { token, identity } = await agentFor([source.id]);
     const stranger = await agentFor([source.id]);
+    // One call at once: the poll that runs the approved call takes no place of its own.
+    await api.rateLimits.set({ subjectType: "identity", subjectId: identity.id, perMinute: null, concurrent: 1 });
     const approver = callerFor((await makeUser("approver")).actor);
     const client = await client132(route.url, token);
     const ran = () => server.received.filter((r) => r.method === "tools/call").length;
@@ -259,6 +269,13 @@ describe("an approval's task keeps its result (2025-11-25)", () => {
     }
   }, 90_000);
 });
+
+/** Minutes are whole minutes on the database's clock: start a test well inside one. */
+async function freshMinute() {
+  const db = await getDb();
+  const [row] = await db.$queryRaw<{ s: number }[]>`SELECT extract(second FROM now())::float AS s`;
+  if ((row?.s ?? 0) > 45) await new Promise((resolve) => setTimeout(resolve, (61 - (row?.s ?? 0)) * 1000));
+}
 
 let rpcId = 0;
 /** One 2026-07-28 request, with its envelope and headers, declaring the tasks extension unless told not to. */
@@ -345,6 +362,66 @@ describe("tasks at 2026-07-28 (the io.modelcontextprotocol/tasks extension)", ()
       resultType: "complete",
       content: [{ type: "text", text: "plain_echo done: x" }],
     });
+  }, 90_000);
+
+  it("counts polls against the identity's calls a minute (refused past it, nothing reaching the Source) and logs each as its method beside the task's Source and Tool", async () => {
+    const { server, source, names } = await taskSource();
+    const { token, identity } = await agentFor([source.id]);
+    const stranger = await agentFor([source.id]);
+    const operator = callerFor((await makeUser("operator")).actor);
+    // Calls at once 1 as well: a poll takes no place at once, so polls never crowd out calls.
+    await operator.rateLimits.set({ subjectType: "identity", subjectId: identity.id, perMinute: 4, concurrent: 1 });
+    await freshMinute();
+
+    const held = (await rpc2026(route.url, token, "tools/call", { name: names.quick_sum, arguments: { hold: true } }))
+      .result as Record<string, unknown>;
+    const handle = held.taskId as string;
+    for (let i = 0; i < 2; i++)
+      expect((await rpc2026(route.url, token, "tasks/get", { taskId: handle })).result).toMatchObject({
+        status: "working",
+      });
+    // A tampered handle is refused, and counts: probing costs the prober.
+    const tampered = await rpc2026(route.url, token, "tasks/get", { taskId: `${handle.slice(0, -3)}AAA` });
+    expect(tampered.error?.message).toMatch(/TASK_HANDLE_INVALID/);
+    const over = await rpc2026(route.url, token, "tasks/get", { taskId: handle });
+    expect(over.error?.code).toBe(-32000);
+    expect(over.error?.message).toMatch(/^RATE_LIMITED: This Agent Identity may start at most 4 /);
+    const cancel = await rpc2026(route.url, token, "tasks/cancel", { taskId: handle });
+    expect(cancel.error?.message).toMatch(/^RATE_LIMITED/);
+    expect(sourceTask(server, "tasks/get")).toHaveLength(2);
+    expect(sourceTask(server, "tasks/cancel")).toHaveLength(0);
+    // Another identity's poll is refused under its own name, and not counted against this one.
+    const theirs = await rpc2026(route.url, stranger.token, "tasks/get", { taskId: handle });
+    expect(theirs.error?.message).toMatch(/TASK_HANDLE_INVALID/);
+
+    await flushCallLog();
+    const db = await getDb();
+    const rows = await db.callLog.findMany({
+      where: { identityId: { in: [identity.id, stranger.identity.id] } },
+      orderBy: { startedAt: "asc" },
+      select: {
+        identityId: true,
+        toolName: true,
+        nativeName: true,
+        sourceName: true,
+        outcome: true,
+        failureCode: true,
+        arguments: true,
+      },
+    });
+    const mine = rows.filter((r) => r.identityId === identity.id);
+    expect(mine.map((r) => [r.toolName, r.nativeName, r.outcome, r.failureCode])).toEqual([
+      [names.quick_sum, "quick_sum", "ok", null],
+      ["tasks/get", names.quick_sum, "ok", null],
+      ["tasks/get", names.quick_sum, "ok", null],
+      ["tasks/get", null, "failed", "TASK_HANDLE_INVALID"],
+      ["tasks/get", null, "failed", "RATE_LIMITED"],
+      ["tasks/cancel", null, "failed", "RATE_LIMITED"],
+    ]);
+    expect(mine[1]?.sourceName).toBe(source.name);
+    expect(rows.filter((r) => r.identityId === stranger.identity.id).map((r) => [r.toolName, r.failureCode])).toEqual([
+      ["tasks/get", "TASK_HANDLE_INVALID"],
+    ]);
   }, 90_000);
 
   it("makes a call parked for approval a task: approved, it runs once and the task's result is the call's; denied, APPROVAL_DENIED with the reason", async () => {

@@ -39,17 +39,27 @@ export type RunApproved = (call: {
   approvedDefinition: string;
 }) => Promise<Dispatched>;
 
+/** Told which Source and Tool a poll's task is of, once the handle is open (the poll's call log row). */
+export type AboutTask = (task: { id: string; name: string; nativeName: string }) => void;
+
 function identityOf(actor: Actor): string {
   if (actor.kind !== "agent") throw new DomainError("FORBIDDEN", "Only an Agent Identity has tasks.");
   return actor.identityId;
 }
 
 /** The Source a handle names, as the call path reaches it; TASK_SOURCE_GONE when it is not this identity's any more. */
-async function sourceOf(identityId: string, target: Extract<TaskTarget, { kind: "source" }>, signal?: AbortSignal) {
+async function sourceOf(
+  identityId: string,
+  target: Extract<TaskTarget, { kind: "source" }>,
+  signal?: AbortSignal,
+  about?: AboutTask,
+) {
   const db = await getDb();
   const tool = await db.tool.findFirst({
     where: { ...heldToolsWhere(identityId), modelFacingName: target.toolName, sourceId: target.sourceId },
-    select: { source: { select: { id: true, url: true, encryptedHeaders: true, protocolVersion: true } } },
+    select: {
+      source: { select: { id: true, name: true, url: true, encryptedHeaders: true, protocolVersion: true } },
+    },
   });
   if (!tool?.source.url)
     throw new DomainError(
@@ -57,6 +67,7 @@ async function sourceOf(identityId: string, target: Extract<TaskTarget, { kind: 
       `taskId: the task ran on a Source that was deleted, or whose Tool ${target.toolName} this Agent Identity no longer holds; its result cannot be reached.`,
       { field: "taskId" },
     );
+  about?.({ id: tool.source.id, name: tool.source.name, nativeName: target.toolName });
   const { allowLinkLocal } = await loadUrlPolicy();
   const source = tool.source;
   return {
@@ -70,23 +81,33 @@ async function sourceOf(identityId: string, target: Extract<TaskTarget, { kind: 
   } satisfies RemoteSource;
 }
 
-export async function getAgentTask(actor: Actor, handle: unknown, signal?: AbortSignal): Promise<AgentTask> {
+export async function getAgentTask(
+  actor: Actor,
+  handle: unknown,
+  signal?: AbortSignal,
+  about?: AboutTask,
+): Promise<AgentTask> {
   const identityId = identityOf(actor);
   const target = openTaskHandle(identityId, handle);
-  if (target.kind === "approval") return approvalState(identityId, handle as string, target);
-  const source = await sourceOf(identityId, target, signal);
+  if (target.kind === "approval") return approvalState(identityId, handle as string, target, about);
+  const source = await sourceOf(identityId, target, signal, about);
   const state = await requestRemoteTask({ ...source, method: "tasks/get", taskId: target.taskId });
   return agentTaskOf(handle as string, state as unknown as TaskState);
 }
 
-export async function cancelAgentTask(actor: Actor, handle: unknown, signal?: AbortSignal): Promise<AgentTask> {
+export async function cancelAgentTask(
+  actor: Actor,
+  handle: unknown,
+  signal?: AbortSignal,
+  about?: AboutTask,
+): Promise<AgentTask> {
   const identityId = identityOf(actor);
   const target = openTaskHandle(identityId, handle);
   if (target.kind === "approval") {
     await withdrawParkedCall(identityId, target.approvalId);
-    return approvalState(identityId, handle as string, target);
+    return approvalState(identityId, handle as string, target, about);
   }
-  const source = await sourceOf(identityId, target, signal);
+  const source = await sourceOf(identityId, target, signal, about);
   const state = await requestRemoteTask({ ...source, method: "tasks/cancel", taskId: target.taskId });
   // A 2026-07-28-style empty acknowledgement says nothing of the state: it is being cancelled.
   return agentTaskOf(
@@ -107,12 +128,12 @@ export async function cancelAgentTask(actor: Actor, handle: unknown, signal?: Ab
 export async function agentTaskOutcome(
   actor: Actor,
   handle: unknown,
-  options: { signal?: AbortSignal; run: RunApproved },
+  options: { signal?: AbortSignal; run: RunApproved; about?: AboutTask },
 ): Promise<TaskOutcome> {
   const identityId = identityOf(actor);
   const target = openTaskHandle(identityId, handle);
-  if (target.kind === "approval") return approvalOutcome(identityId, target, options.run, options.signal);
-  const source = await sourceOf(identityId, target, options.signal);
+  if (target.kind === "approval") return approvalOutcome(identityId, target, options);
+  const source = await sourceOf(identityId, target, options.signal, options.about);
   try {
     const raw = await requestRemoteTask({ ...source, method: "tasks/result", taskId: target.taskId });
     const accepted = acceptToolResult(raw);
@@ -135,9 +156,11 @@ async function approvalState(
   identityId: string,
   handle: string,
   target: Extract<TaskTarget, { kind: "approval" }>,
+  about?: AboutTask,
   now = new Date(),
 ): Promise<AgentTask> {
   const row = await parkedCallOf(identityId, target.approvalId);
+  if (row) about?.({ id: row.sourceId, name: row.sourceName, nativeName: row.toolName });
   const base = {
     taskId: handle,
     createdAt: (row?.createdAt ?? now).toISOString(),
@@ -169,10 +192,10 @@ async function approvalState(
 async function approvalOutcome(
   identityId: string,
   target: Extract<TaskTarget, { kind: "approval" }>,
-  run: RunApproved,
-  signal?: AbortSignal,
+  { run, signal, about }: { run: RunApproved; signal?: AbortSignal; about?: AboutTask },
 ): Promise<TaskOutcome> {
   const row = await parkedCallOf(identityId, target.approvalId);
+  if (row) about?.({ id: row.sourceId, name: row.sourceName, nativeName: row.toolName });
   if (row?.status === "denied")
     return {
       result: failedResult(

@@ -220,6 +220,8 @@ export async function parkedCallOf(identityId: string, id: string) {
       reason: true,
       decidedByLabel: true,
       toolName: true,
+      sourceId: true,
+      sourceName: true,
       createdAt: true,
       decidedAt: true,
       definitionHash: true,
