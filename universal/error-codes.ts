@@ -104,7 +104,7 @@ export const REQUEST_ERROR_CODES = {
   /** A Source's task asked for input (input_required), which Quartermaster does not relay. */
   TASK_INPUT_UNSUPPORTED: {
     status: 501,
-    doc: "The Source's task asked for input (input_required), which Quartermaster does not relay to agents; the task was cancelled on the Source.",
+    doc: "The Source's task asked for input (input_required), which Quartermaster does not relay to agents; the agent's task reports failed with this code, and tasks/cancel ends it on the Source.",
   },
   INTERNAL: { status: 500, doc: "Unexpected failure; the request id in the logs has details." },
   METHOD_NOT_ALLOWED: {

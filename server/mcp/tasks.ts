@@ -78,7 +78,7 @@ export function createTaskResult(task: AgentTask, revision: string): Record<stri
 }
 
 function task2025(task: AgentTask) {
-  const { ttlMs, pollIntervalMs, ...rest } = task;
+  const { ttlMs, pollIntervalMs, error: _error, ...rest } = task;
   return { ...rest, ttl: ttlMs, ...(pollIntervalMs !== undefined ? { pollInterval: pollIntervalMs } : {}) };
 }
 
@@ -186,7 +186,7 @@ export function registerTaskHandlers(
     guard("tasks/get", async (params: { taskId: string }, ctx, about) => {
       const task = await getAgentTask(actor, params.taskId, signalOf(ctx), about);
       // The 2026-07-28 task carries its end: the result (isError included) or the request's error.
-      if (task.status !== "completed" && task.status !== "failed") return task;
+      if ((task.status !== "completed" && task.status !== "failed") || task.error) return task;
       const outcome = await outcomeOf(params.taskId, ctx, about);
       if ("error" in outcome) return { ...task, status: "failed", error: outcome.error };
       return {

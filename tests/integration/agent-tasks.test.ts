@@ -190,6 +190,46 @@ describe("tasks at 2025-11-25 (MCP SDK 1.32 client)", () => {
   }, 60_000);
 });
 
+describe("a Source's task that asks for input", () => {
+  it("fails the agent's task with TASK_INPUT_UNSUPPORTED at both revisions, on every poll, without asking the Source for a result; tasks/cancel ends it there", async () => {
+    const { server, source, names } = await taskSource();
+    const { token } = await agentFor([source.id]);
+
+    // 2025-11-25: tasks/get says failed and why; tasks/result is the error, and the Source is not asked for a result.
+    const client = await client132(route.url, token);
+    const created = await client.request(
+      { method: "tools/call", params: { name: names.quick_sum, arguments: { ask: true }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const handle = created.task.taskId;
+    const got = await client.experimental.tasks.getTask(handle);
+    expect(got.status).toBe("failed");
+    expect(got.statusMessage).toMatch(/^TASK_INPUT_UNSUPPORTED: The Source's task of .* asks for input/);
+    const result = await client.experimental.tasks.getTaskResult(handle, CallToolResultSchema).then(
+      () => ({ code: 0, message: "answered" }),
+      (e: { code: number; message: string }) => e,
+    );
+    expect(result.code).toBe(-32000);
+    expect(result.message).toMatch(/TASK_INPUT_UNSUPPORTED/);
+    expect(sourceTask(server, "tasks/result")).toEqual([]);
+    expect((await client.experimental.tasks.cancelTask(handle)).status).toBe("cancelled");
+    const onSource = [...server.tasks.values()][0];
+    expect(onSource?.status).toBe("cancelled");
+
+    // 2026-07-28: the task is failed with the error inlined, on each poll, until cancelled.
+    const asked = (await rpc2026(route.url, token, "tools/call", { name: names.quick_sum, arguments: { ask: true } }))
+      .result as Record<string, unknown>;
+    for (let i = 0; i < 2; i++) {
+      const task = (await rpc2026(route.url, token, "tasks/get", { taskId: asked.taskId as string })).result;
+      expect(task).toMatchObject({ status: "failed", error: { code: -32000 } });
+      expect((task as { error: { message: string } }).error.message).toMatch(/^TASK_INPUT_UNSUPPORTED: /);
+    }
+    expect(sourceTask(server, "tasks/result")).toEqual([]);
+    await rpc2026(route.url, token, "tasks/cancel", { taskId: asked.taskId as string });
+    expect([...server.tasks.values()].map((t) => t.status)).toEqual(["cancelled", "cancelled"]);
+  }, 60_000);
+});
+
 describe("an approval's task keeps its result (2025-11-25)", () => {
   it("answers every later tasks/result with the result of the one run, on any instance, until it is too old or was too large to keep", async () => {
     const { server, api, source, names } = await taskSource();

@@ -91,8 +91,33 @@ export async function getAgentTask(
   const target = openTaskHandle(identityId, handle);
   if (target.kind === "approval") return approvalState(identityId, handle as string, target, about);
   const source = await sourceOf(identityId, target, signal, about);
-  const state = await requestRemoteTask({ ...source, method: "tasks/get", taskId: target.taskId });
-  return agentTaskOf(handle as string, state as unknown as TaskState);
+  const state = (await requestRemoteTask({
+    ...source,
+    method: "tasks/get",
+    taskId: target.taskId,
+  })) as unknown as TaskState;
+  const task = agentTaskOf(handle as string, state);
+  if (state.status !== "input_required") return task;
+  const error = inputUnsupported(target, state);
+  return { ...task, status: "failed", statusMessage: error.message, error };
+}
+
+/**
+ * A Source's task asking for input: Quartermaster's outbound client declares no elicitation
+ * (nor the 2026-07-28 input requests), and a pooled session is shared by every agent, so the
+ * request has no agent to reach. The agent's task fails with TASK_INPUT_UNSUPPORTED, on every
+ * poll while the Source's task waits (nothing is stored to remember it by); the Source's task
+ * stays until its ttl or the agent's tasks/cancel (decision 0094).
+ */
+function inputUnsupported(target: Extract<TaskTarget, { kind: "source" }>, state: TaskState) {
+  const asked = typeof state.statusMessage === "string" ? ` (${state.statusMessage.slice(0, 200)})` : "";
+  const { code, message } = jsonRpcErrorOf(
+    new DomainError(
+      "TASK_INPUT_UNSUPPORTED",
+      `The Source's task of ${target.toolName} asks for input${asked}, which Quartermaster does not pass on to agents. Cancel this task (tasks/cancel) and call the Tool with arguments that need no further input.`,
+    ),
+  );
+  return { code, message };
 }
 
 export async function cancelAgentTask(
@@ -134,6 +159,13 @@ export async function agentTaskOutcome(
   const target = openTaskHandle(identityId, handle);
   if (target.kind === "approval") return approvalOutcome(identityId, target, options);
   const source = await sourceOf(identityId, target, options.signal, options.about);
+  // Asked first: a Source's tasks/result on a task that waits for input would wait out the time limit.
+  const state = (await requestRemoteTask({
+    ...source,
+    method: "tasks/get",
+    taskId: target.taskId,
+  })) as unknown as TaskState;
+  if (state.status === "input_required") return { error: inputUnsupported(target, state) };
   try {
     const raw = await requestRemoteTask({ ...source, method: "tasks/result", taskId: target.taskId });
     const accepted = acceptToolResult(raw);
