@@ -61,4 +61,24 @@ describe("find_tools' search", () => {
     expect(names(index, `${"please ".repeat(300)}send an email`)).toEqual(["send_email"]);
     expect(index.search("translate a poem")).toEqual([]);
   });
+
+  it("moves near-copies of a better match below a different Tool, so one thing does not fill the answer", () => {
+    const play = (name: string, where: string) => ({
+      name,
+      description: `Play a song by an artist on ${where}.`,
+      inputSchema: { type: "object", properties: { artist: { type: "string" }, song: { type: "string" } } },
+    });
+    const index = new ToolIndex([
+      play("play_song", "a speaker"),
+      play("play_song_2", "a device"),
+      play("play_song_3", "a player"),
+      { name: "lookup_songs", description: "Look up the songs of an artist, a genre or a year." },
+    ]);
+    expect(names(index, "songs by an artist")).toEqual(["play_song", "lookup_songs", "play_song_2", "play_song_3"]);
+    // Asking for fewer gives the first of the same order.
+    expect(index.search("songs by an artist", 2).map((r) => index.tools[r.index]?.name)).toEqual([
+      "play_song",
+      "lookup_songs",
+    ]);
+  });
 });
