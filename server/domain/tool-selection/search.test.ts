@@ -31,6 +31,15 @@ describe("find_tools' search", () => {
     expect(impliedTerms("When did it happen?")).toEqual(expect.arrayContaining(terms("date time")));
     expect(impliedTerms("20000 Japanese Yen in USD")).toEqual(expect.arrayContaining(terms("currency")));
     expect(impliedTerms("How many ounces in 2 pounds")).toEqual(expect.arrayContaining(terms("unit")));
+    for (const dated of [
+      "rain in Oslo on 2023-03-10?",
+      "rain in Oslo on the 2nd of March",
+      "rain in Oslo next Tuesday",
+    ])
+      expect(impliedTerms(dated), dated).toEqual(terms("date"));
+    expect(impliedTerms("a table for two at 7 pm")).toEqual(terms("time"));
+    // "may" is a month only beside a day.
+    expect(impliedTerms("May I book a table?")).toEqual([]);
     const index = new ToolIndex([
       { name: "convert_currency", description: "Convert an amount from one currency to another." },
       { name: "convert_length", description: "Convert an amount between units of length." },
