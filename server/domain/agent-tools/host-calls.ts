@@ -6,8 +6,8 @@
  * through LISTEN/NOTIFY (wakeup-listener.ts) — and waiters read the database again every
  * TOOL_HOST_WAKE_POLL_MS in case a wake-up was lost. A row lives only until its caller
  * reads the result or gives up. A call costs two statements on the agent's side (queue;
- * take the answer) and, on the host's, its share of one claim and one result update
- * (docs/decisions/0085).
+ * take the answer), one when its result is handed over on this instance, and, on the
+ * host's, its share of one claim and one result update (docs/decisions/0085, 0093).
  */
 
 import { createHash, randomUUID } from "node:crypto";
