@@ -326,6 +326,11 @@ export const INSTANCE_LIMITS = {
   /** A consolidator pass's lease between heartbeats (a pass over 100,000 memories takes well under a minute). */
   MEMORY_LEASE_MS: setting(60_000, "a consolidator pass's lease between heartbeats"),
   /**
+   * The embedded database has no autovacuum: the memory scheduler re-analyzes a search table
+   * once this many rows (or a tenth of it, if more) changed since its statistics were taken.
+   */
+  MEMORY_STATISTICS_CHANGED_ROWS: setting(500, "rows of a memory search table changed before its statistics are refreshed"),
+  /**
    * After SIGTERM, the instance keeps answering (not ready, closing each connection) until no
    * request has come for this long: its load balancer has seen /api/ready fail and moved on.
    */
