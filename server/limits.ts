@@ -329,7 +329,10 @@ export const INSTANCE_LIMITS = {
    * The embedded database has no autovacuum: the memory scheduler re-analyzes a search table
    * once this many rows (or a tenth of it, if more) changed since its statistics were taken.
    */
-  MEMORY_STATISTICS_CHANGED_ROWS: setting(500, "rows of a memory search table changed before its statistics are refreshed"),
+  MEMORY_STATISTICS_CHANGED_ROWS: setting(
+    500,
+    "rows of a memory search table changed before its statistics are refreshed",
+  ),
   /**
    * After SIGTERM, the instance keeps answering (not ready, closing each connection) until no
    * request has come for this long: its load balancer has seen /api/ready fail and moved on.
