@@ -298,7 +298,9 @@ async function greetings(base: string, listerUrl: string, hopUrl: string): Promi
     for (let i = -10; i < LIST_CALLS; i++) {
       const h = await send(hopUrl, null, c);
       const m = await send(`${base}/mcp`, token, c);
-      if (i >= 0) hop.push(h), mcp.push(m);
+      if (i < 0) continue;
+      hop.push(h);
+      mcp.push(m);
     }
     const over = percentile(mcp, 50) - percentile(hop, 50);
     rows.push({

@@ -22,7 +22,9 @@ const rows = Number(rowsArg ?? 25);
 
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
-profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+profile.samples.forEach((id, i) => {
+  selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 
 /** Where a frame's code lives: a package under node_modules, node's own, or the project's folder. */
@@ -44,7 +46,12 @@ for (const [id, us] of selfUs) {
   const n = byId.get(id);
   if (!n) continue;
   const { functionName, url, lineNumber } = n.callFrame;
-  const where = url ? `${url.replace(/^file:\/\//, "").replace(process.cwd(), "").replace(/.*node_modules\//, "")}:${lineNumber + 1}` : "";
+  const where = url
+    ? `${url
+        .replace(/^file:\/\//, "")
+        .replace(process.cwd(), "")
+        .replace(/.*node_modules\//, "")}:${lineNumber + 1}`
+    : "";
   const fn = `${functionName || "(anonymous)"} ${where}`.trim();
   fns.set(fn, (fns.get(fn) ?? 0) + us);
   const h = home(url, functionName);

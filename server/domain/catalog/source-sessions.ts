@@ -81,7 +81,10 @@ function poolKey(target: SourceTarget): string {
   const parts = [target.url, target.headers, target.allowLinkLocal, target.responseBytes];
   if (!Object.isFrozen(target.headers)) return connectionKey(parts);
   let keys = keysByHeaders.get(target.headers);
-  if (!keys) keysByHeaders.set(target.headers, (keys = new Map()));
+  if (!keys) {
+    keys = new Map();
+    keysByHeaders.set(target.headers, keys);
+  }
   const by = `${target.url}\0${target.allowLinkLocal}\0${target.responseBytes}`;
   let key = keys.get(by);
   if (!key) {

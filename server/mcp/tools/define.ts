@@ -111,7 +111,10 @@ const listed = new WeakMap<BuiltInTool, ReturnType<typeof toListed>>();
 /** The tool as tools/list sends it. */
 export function listedTool(tool: BuiltInTool): ReturnType<typeof toListed> {
   let known = listed.get(tool);
-  if (!known) listed.set(tool, (known = toListed(tool)));
+  if (!known) {
+    known = toListed(tool);
+    listed.set(tool, known);
+  }
   return structuredClone(known);
 }
 
