@@ -70,6 +70,8 @@ function req(token: string, method: string, params: object) {
     accept: "application/json, text/event-stream",
     "mcp-protocol-version": modern ? "2026-07-28" : "2025-06-18",
     ...(modern ? { "mcp-method": method } : {}),
+    // 2026-07-28 carries a call's Tool name in a header too, and refuses a request without it.
+    ...(modern && "name" in params ? { "mcp-name": String((params as { name: unknown }).name) } : {}),
   });
   return [new Request("http://localhost/mcp", { method: "POST", headers }), Buffer.from(JSON.stringify(body))] as const;
 }
@@ -88,7 +90,8 @@ async function phase(name: string, n: number, make: () => readonly [Request, Buf
     const [r, b] = make();
     const res = await handleMcpPostRead(r, b);
     const t = await res.text();
-    if (i === 0 && !res.ok) console.log(t.slice(0, 300));
+    if (i === 0 && (!res.ok || (JSON.parse(t) as { error?: unknown }).error))
+      throw new Error(`${name}: ${t.slice(0, 300)}`);
   }
   const c = process.cpuUsage(c0);
   const wall = performance.now() - t0;

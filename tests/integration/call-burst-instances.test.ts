@@ -58,7 +58,7 @@ const tally = (codes: string[]) => {
 };
 
 describe.runIf(usePostgres)("a burst of 2,000 calls across two instances on PostgreSQL", () => {
-  it("leaves every call in the call log and holds every limit", { timeout: 300_000 }, async () => {
+  it("leaves every call in the call log and holds every limit", { timeout: 480_000 }, async () => {
     const url = database.url();
     if (!url) throw new Error("no database URL");
     const received: Record<string, number> = {};
@@ -91,7 +91,7 @@ describe.runIf(usePostgres)("a burst of 2,000 calls across two instances on Post
     await limit("tool", capped.id, TOOL_PER_MINUTE, null);
     await limit("identity", atOnce.identity.id, null, CONCURRENT);
     // Started after the limits are set: it reads them at its first call.
-    const other = await startOtherInstance(url);
+    const other = await startOtherInstance(url, 180_000);
     mcp.closers.push(other.stop);
     const urls = [mcp.url, `${other.url}/mcp`];
 
