@@ -176,6 +176,16 @@ export const LIMITS = {
     "how long a call parked for approval waits for an approver, and an approved one for the agent's retry",
   ),
   APPROVAL_RETRY_AFTER_SECONDS: setting(30, "when an agent whose call waits for approval is told to retry it"),
+  // An approval's task runs its call on the poll that finds it approved; the result is kept
+  // (sealed) so a later poll reads it rather than the call running twice (decision 0094).
+  APPROVAL_RESULT_KEEP_SECONDS: setting(
+    3_600,
+    "how long the result of an approved call run for its task is kept for the agent's later polls",
+  ),
+  APPROVAL_RESULT_BYTES: setting(
+    256 * KiB,
+    "the largest result of an approved call kept for later polls of its task (a larger one is answered once)",
+  ),
   TASK_HANDLE_TTL_SECONDS: setting(
     86_400,
     "how long the task id Quartermaster gives an agent for a task (on a Source, or a call waiting for approval) is honoured",
@@ -325,6 +335,14 @@ export const INSTANCE_LIMITS = {
   SCHEDULER_ROUND_MS: setting(3_000, "between two scheduler rounds"),
   /** A consolidator pass's lease between heartbeats (a pass over 100,000 memories takes well under a minute). */
   MEMORY_LEASE_MS: setting(60_000, "a consolidator pass's lease between heartbeats"),
+  /**
+   * The embedded database has no autovacuum: the memory scheduler re-analyzes a search table
+   * once this many rows (or a tenth of it, if more) changed since its statistics were taken.
+   */
+  MEMORY_STATISTICS_CHANGED_ROWS: setting(
+    500,
+    "rows of a memory search table changed before its statistics are refreshed",
+  ),
   /**
    * After SIGTERM, the instance keeps answering (not ready, closing each connection) until no
    * request has come for this long: its load balancer has seen /api/ready fail and moved on.
