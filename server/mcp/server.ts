@@ -125,9 +125,13 @@ export async function buildMcpServer(
         observeToolCall(actor, call, async (callId) => {
           if ("result" in forwarded) return forwarded;
           const builtIn = builtInTool(call.name);
-          // What a built-in writes names this call and its client (a memory's provenance).
-          const inCall: AgentActor = { ...agent, call: { id: callId, client: await client() } };
-          if (builtIn) return await runTool(builtIn, call.arguments, { actor: inCall, signal, client });
+          if (builtIn) {
+            // What a built-in writes names this call and its client (a memory's provenance);
+            // one that writes nothing does not wait for a 2025-era token's client to be looked up.
+            const named = builtIn.annotations.readOnlyHint ? null : await client();
+            const inCall: AgentActor = { ...agent, call: { id: callId, client: named } };
+            return await runTool(builtIn, call.arguments, { actor: inCall, signal, client });
+          }
           try {
             return await callOfferedTool(actor, {
               ...call,
