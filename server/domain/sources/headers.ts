@@ -4,28 +4,30 @@
  */
 import { decryptJson, encryptJson, resealLegacy } from "../../crypto";
 import { getDb } from "../../db";
+import { DomainError } from "../../errors";
 import { log } from "../../log";
-
-/** The saved headers cannot be opened: QM_SECRET changed, or they were written for another Source. */
-export class HeadersUnreadable extends Error {
-  override readonly name = "HeadersUnreadable";
-  constructor() {
-    super(
-      "The Connection's saved auth headers cannot be decrypted (QM_SECRET changed, or they were not written for this Source); an operator must enter them again.",
-    );
-  }
-}
 
 export function sealHeaders(sourceId: string, headers: Record<string, string>): string | null {
   return Object.keys(headers).length ? encryptJson(headers, sourceId) : null;
 }
 
-export function openHeaders(source: { id: string; encryptedHeaders: string | null }): Record<string, string> {
+/**
+ * The saved headers, or, when they cannot be opened (QM_SECRET changed, or they were written
+ * for another Source), a refusal under `code`: a call's SOURCE_UNREACHABLE, a check's
+ * CATALOG_CHECK_FAILED.
+ */
+export function openHeaders(
+  source: { id: string; encryptedHeaders: string | null },
+  code: "SOURCE_UNREACHABLE" | "CATALOG_CHECK_FAILED" = "SOURCE_UNREACHABLE",
+): Record<string, string> {
   if (!source.encryptedHeaders) return {};
   try {
     return decryptJson<Record<string, string>>(source.encryptedHeaders, source.id);
   } catch {
-    throw new HeadersUnreadable();
+    throw new DomainError(
+      code,
+      "The Connection's saved auth headers cannot be decrypted (QM_SECRET changed, or they were not written for this Source); an operator must enter them again.",
+    );
   }
 }
 
