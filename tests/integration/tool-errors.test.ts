@@ -148,9 +148,9 @@ describe("a Tool error", () => {
       additionalProperties: false,
     };
     const server = await startSdkServer({
-      catalog: () => ["count", "flood"].map((n) => simpleTool(n, { inputSchema: { type: "object" }, outputSchema })),
+      catalog: () => ["tally", "overflow"].map((n) => simpleTool(n, { inputSchema: { type: "object" }, outputSchema })),
       onCall: (name) =>
-        name === "flood"
+        name === "overflow"
           ? {
               content: Array.from({ length: 40 }, (_, i) => ({ type: "text", text: `${i}` })),
               structuredContent: { total: 40 },
@@ -166,25 +166,25 @@ describe("a Tool error", () => {
 
     for (const client of [await connect(token), await connectV1(token)]) {
       // Called directly, the failure is in its text: the client would refuse `{ error }` under this schema.
-      const flood = (await client.callTool({ name: "flood", arguments: {} })) as CallToolResult;
+      const flood = (await client.callTool({ name: "overflow", arguments: {} })) as CallToolResult;
       expect(flood.isError).toBe(true);
       expect((flood.content[0] as { text: string }).text).toMatch(/^TOOL_RESULT_TOO_MANY_TEXT_BLOCKS: /);
       expect(flood.structuredContent).toBeUndefined();
       // Through call_tool (no output schema of its own) it carries structuredContent.error as ever.
       const forwarded = (await client.callTool({
         name: "call_tool",
-        arguments: { name: "flood", arguments: {} },
+        arguments: { name: "overflow", arguments: {} },
       })) as CallToolResult;
       expect(errorOf(forwarded)).toMatchObject({ code: "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS", measured: 40 });
-      expect((await client.callTool({ name: "count", arguments: {} })).structuredContent).toEqual({ total: 3 });
+      expect((await client.callTool({ name: "tally", arguments: {} })).structuredContent).toEqual({ total: 3 });
     }
     // The call log keeps the code either way: the outcome travels beside the result.
     expect((await rowsOf(made.id)).map((r) => [r.toolName, r.outcome, r.failureCode])).toEqual(
       Array(2)
         .fill([
-          ["flood", "failed", "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS"],
-          ["flood", "failed", "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS"],
-          ["count", "ok", null],
+          ["overflow", "failed", "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS"],
+          ["overflow", "failed", "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS"],
+          ["tally", "ok", null],
         ])
         .flat(),
     );
