@@ -176,6 +176,16 @@ export const LIMITS = {
     "how long a call parked for approval waits for an approver, and an approved one for the agent's retry",
   ),
   APPROVAL_RETRY_AFTER_SECONDS: setting(30, "when an agent whose call waits for approval is told to retry it"),
+  // An approval's task runs its call on the poll that finds it approved; the result is kept
+  // (sealed) so a later poll reads it rather than the call running twice (decision 0094).
+  APPROVAL_RESULT_KEEP_SECONDS: setting(
+    3_600,
+    "how long the result of an approved call run for its task is kept for the agent's later polls",
+  ),
+  APPROVAL_RESULT_BYTES: setting(
+    256 * KiB,
+    "the largest result of an approved call kept for later polls of its task (a larger one is answered once)",
+  ),
   TASK_HANDLE_TTL_SECONDS: setting(
     86_400,
     "how long the task id Quartermaster gives an agent for a task (on a Source, or a call waiting for approval) is honoured",

@@ -105,6 +105,17 @@ export const REQUEST_ERROR_CODES = {
     status: 409,
     doc: "The authorization request was already approved or denied in another tab or window; nothing more was granted.",
   },
+  /** A poll of an approval's task after the poll that ran the call, once its result is no longer kept. */
+  TASK_RESULT_NOT_KEPT: {
+    status: 410,
+    jsonRpc: -32602,
+    doc: "The approved call ran for an earlier poll of this task; its result was larger than APPROVAL_RESULT_BYTES or older than APPROVAL_RESULT_KEEP_SECONDS, so it is not kept. The call is never run again.",
+  },
+  /** A Source's task asked for input (input_required), which Quartermaster does not relay. */
+  TASK_INPUT_UNSUPPORTED: {
+    status: 501,
+    doc: "The Source's task asked for input (input_required), which Quartermaster does not relay to agents; the agent's task reports failed with this code, and tasks/cancel ends it on the Source.",
+  },
   INTERNAL: { status: 500, doc: "Unexpected failure; the request id in the logs has details." },
   METHOD_NOT_ALLOWED: {
     status: 405,

@@ -18,9 +18,16 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Actor } from "../actor";
-import { agentTaskOutcome, cancelAgentTask, getAgentTask, type RunApproved } from "../domain/agent-tools/agent-tasks";
+import {
+  type AboutTask,
+  agentTaskOutcome,
+  cancelAgentTask,
+  getAgentTask,
+  type RunApproved,
+} from "../domain/agent-tools/agent-tasks";
 import type { AgentTask } from "../domain/agent-tools/result";
-import { openTaskHandle } from "../domain/agent-tools/task-handles";
+import { openTaskHandle, taskHandleFingerprint } from "../domain/agent-tools/task-handles";
+import { observeSourceRequest } from "../domain/calls/observe";
 import { isDomainError } from "../errors";
 import { toolResultForRevision } from "./downgrade";
 import { toMcpError } from "./errors";
@@ -71,7 +78,7 @@ export function createTaskResult(task: AgentTask, revision: string): Record<stri
 }
 
 function task2025(task: AgentTask) {
-  const { ttlMs, pollIntervalMs, ...rest } = task;
+  const { ttlMs, pollIntervalMs, error: _error, ...rest } = task;
   return { ...rest, ttl: ttlMs, ...(pollIntervalMs !== undefined ? { pollInterval: pollIntervalMs } : {}) };
 }
 
@@ -120,15 +127,24 @@ export function registerTaskHandlers(
   options: { signal: AbortSignal; run: RunApproved },
 ) {
   const guard =
-    <P, R>(answer: (params: P, ctx: ServerContext) => Promise<R>) =>
+    <P, R>(method: string, answer: (params: P, ctx: ServerContext, about: AboutTask) => Promise<R>) =>
     async (params: P, ctx: ServerContext): Promise<R> => {
       // The extension's requests from a client that did not declare it: -32021, as it says.
       if (revision === MODERN && !declaresExtension(ctx))
         throw new MissingRequiredClientCapabilityError({
           requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
         });
+      // A poll is counted against the identity's calls per minute and logged as the method,
+      // beside the task's Source and Tool; the task is named by a fingerprint of its id.
+      const taskId =
+        (params as { params?: { taskId?: unknown }; taskId?: unknown }).params?.taskId ??
+        (params as { taskId?: unknown }).taskId;
       try {
-        return await answer(params, ctx);
+        return await observeSourceRequest(
+          actor,
+          { kind: "task", name: method, arguments: { task: taskHandleFingerprint(taskId) } },
+          (about) => answer(params, ctx, about),
+        );
       } catch (error) {
         // The Source's "no such task" or "already ended" (invalid params) reaches the agent as such.
         if (sourceRefusedParams(error)) throw new ProtocolError(-32602, (error as Error).message);
@@ -136,26 +152,26 @@ export function registerTaskHandlers(
       }
     };
   const signalOf = (ctx: ServerContext) => AbortSignal.any([options.signal, ctx.mcpReq.signal]);
-  const outcomeOf = async (taskId: string, ctx: ServerContext) =>
-    agentTaskOutcome(actor, taskId, { signal: signalOf(ctx), run: options.run });
+  const outcomeOf = async (taskId: string, ctx: ServerContext, about: AboutTask) =>
+    agentTaskOutcome(actor, taskId, { signal: signalOf(ctx), run: options.run, about });
 
   if (revision === TASKS_2025) {
     server.setRequestHandler(
       "tasks/get" as never,
-      guard(async (request: { params: { taskId: string } }, ctx) =>
-        task2025(await getAgentTask(actor, request.params.taskId, signalOf(ctx))),
+      guard("tasks/get", async (request: { params: { taskId: string } }, ctx, about) =>
+        task2025(await getAgentTask(actor, request.params.taskId, signalOf(ctx), about)),
       ) as never,
     );
     server.setRequestHandler(
       "tasks/cancel" as never,
-      guard(async (request: { params: { taskId: string } }, ctx) =>
-        task2025(await cancelAgentTask(actor, request.params.taskId, signalOf(ctx))),
+      guard("tasks/cancel", async (request: { params: { taskId: string } }, ctx, about) =>
+        task2025(await cancelAgentTask(actor, request.params.taskId, signalOf(ctx), about)),
       ) as never,
     );
     server.setRequestHandler(
       "tasks/result" as never,
-      guard(async (request: { params: { taskId: string } }, ctx) => {
-        const outcome = await outcomeOf(request.params.taskId, ctx);
+      guard("tasks/result", async (request: { params: { taskId: string } }, ctx, about) => {
+        const outcome = await outcomeOf(request.params.taskId, ctx, about);
         if ("error" in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message);
         const result = toolResultForRevision(outcome.result as CallToolResult, revision) as CallToolResult;
         return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: request.params.taskId } } };
@@ -167,11 +183,11 @@ export function registerTaskHandlers(
   server.setRequestHandler(
     "tasks/get" as never,
     { params: ZTaskParams },
-    guard(async (params: { taskId: string }, ctx) => {
-      const task = await getAgentTask(actor, params.taskId, signalOf(ctx));
+    guard("tasks/get", async (params: { taskId: string }, ctx, about) => {
+      const task = await getAgentTask(actor, params.taskId, signalOf(ctx), about);
       // The 2026-07-28 task carries its end: the result (isError included) or the request's error.
-      if (task.status !== "completed" && task.status !== "failed") return task;
-      const outcome = await outcomeOf(params.taskId, ctx);
+      if ((task.status !== "completed" && task.status !== "failed") || task.error) return task;
+      const outcome = await outcomeOf(params.taskId, ctx, about);
       if ("error" in outcome) return { ...task, status: "failed", error: outcome.error };
       return {
         ...task,
@@ -183,9 +199,9 @@ export function registerTaskHandlers(
   server.setRequestHandler(
     "tasks/cancel" as never,
     { params: ZTaskParams },
-    guard(async (params: { taskId: string }, ctx) => {
+    guard("tasks/cancel", async (params: { taskId: string }, ctx, about) => {
       try {
-        await cancelAgentTask(actor, params.taskId, signalOf(ctx));
+        await cancelAgentTask(actor, params.taskId, signalOf(ctx), about);
       } catch (error) {
         // Cancellation is cooperative here: a task that ended already is acknowledged as any other.
         if (!sourceRefusedParams(error)) throw error;
@@ -199,7 +215,7 @@ export function registerTaskHandlers(
   server.setRequestHandler(
     "tasks/update" as never,
     { params: ZUpdateParams },
-    guard(async (params: { taskId: string }) => {
+    guard("tasks/update", async (params: { taskId: string }) => {
       openTaskHandle(actor.kind === "agent" ? actor.identityId : "", params.taskId);
       return {};
     }) as never,

@@ -12,7 +12,7 @@ import { closeWithConnections, listenOnLoopback } from "./loopback";
 
 interface Task {
   taskId: string;
-  status: "working" | "completed" | "failed" | "cancelled";
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
   createdAt: string;
   lastUpdatedAt: string;
   ttl: number | null;
@@ -28,7 +28,10 @@ export interface TaskServer {
   close(): Promise<void>;
 }
 
-const schema = { type: "object", properties: { topic: { type: "string" }, hold: { type: "boolean" } } };
+const schema = {
+  type: "object",
+  properties: { topic: { type: "string" }, hold: { type: "boolean" }, ask: { type: "boolean" } },
+};
 export const TASK_TOOLS = [
   {
     name: "slow_report",
@@ -53,7 +56,7 @@ export async function startTaskServer(options: { finishMs?: number } = {}): Prom
     content: [{ type: "text", text: `${name} done: ${String(args.topic ?? "")}` }],
   });
   const touch = (task: Task, status: Task["status"]) => {
-    if (task.status !== "working") return;
+    if (task.status !== "working" && task.status !== "input_required") return;
     task.status = status;
     task.lastUpdatedAt = new Date().toISOString();
   };
@@ -95,7 +98,9 @@ export async function startTaskServer(options: { finishMs?: number } = {}): Prom
           result: resultOf(name, args),
         };
         tasks.set(task.taskId, task);
-        if (args.hold !== true) setTimeout(() => touch(task, "completed"), finishMs).unref();
+        // `ask: true`: the task asks its requestor for input at once (and waits for it until cancelled).
+        if (args.ask === true) task.status = "input_required";
+        else if (args.hold !== true) setTimeout(() => touch(task, "completed"), finishMs).unref();
         const { result: _r, ...shown } = task;
         return { result: { task: shown } };
       }
@@ -105,12 +110,13 @@ export async function startTaskServer(options: { finishMs?: number } = {}): Prom
         const task = tasks.get(String(params.taskId));
         if (!task) return { error: { code: -32602, message: "Failed to retrieve task: Task not found" } };
         if (message.method === "tasks/cancel") {
-          if (task.status !== "working") return { error: { code: -32602, message: "Task is already terminal" } };
+          if (task.status !== "working" && task.status !== "input_required")
+            return { error: { code: -32602, message: "Task is already terminal" } };
           touch(task, "cancelled");
         }
         const { result, ...shown } = task;
         if (message.method !== "tasks/result") return { result: shown };
-        if (task.status === "working")
+        if (task.status === "working" || task.status === "input_required")
           return { error: { code: -32603, message: "still working (this server does not block)" } };
         if (task.status === "cancelled") return { error: { code: -32000, message: "Task cancelled" } };
         return { result: { ...result, _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } } } };

@@ -14,6 +14,8 @@ import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextproto
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
+import { sweepCallLog } from "@/server/domain/calls/sweeper";
+import { LIMITS } from "@/server/limits";
 import { callerFor, makeUser } from "../helpers/actors";
 import { connectionTo } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
@@ -124,10 +126,18 @@ describe("tasks at 2025-11-25 (MCP SDK 1.32 client)", () => {
       where: { sourceId: source.id },
       select: { outcome: true, toolName: true },
     });
-    expect(rows.map((r) => [r.toolName, r.outcome]).sort()).toEqual([
+    expect(
+      rows
+        .filter((r) => !r.toolName.startsWith("tasks/"))
+        .map((r) => [r.toolName, r.outcome])
+        .sort(),
+    ).toEqual([
       [names.quick_sum, "ok"],
       [names.slow_report, "ok"],
     ]);
+    // Each poll is a row of its own beside them (on PostgreSQL the second instance logs its own, in its own time).
+    if (!usePostgres)
+      expect(rows.filter((r) => r.toolName === "tasks/result")).toEqual([{ toolName: "tasks/result", outcome: "ok" }]);
   }, 90_000);
 
   it("refuses another identity's, an altered, a forged and a deleted Source's task id, and a task of a Tool that forbids them", async () => {
@@ -179,6 +189,133 @@ describe("tasks at 2025-11-25 (MCP SDK 1.32 client)", () => {
     expect(gone.message).toMatch(/TASK_SOURCE_GONE/);
   }, 60_000);
 });
+
+describe("a Source's task that asks for input", () => {
+  it("fails the agent's task with TASK_INPUT_UNSUPPORTED at both revisions, on every poll, without asking the Source for a result; tasks/cancel ends it there", async () => {
+    const { server, source, names } = await taskSource();
+    const { token } = await agentFor([source.id]);
+
+    // 2025-11-25: tasks/get says failed and why; tasks/result is the error, and the Source is not asked for a result.
+    const client = await client132(route.url, token);
+    const created = await client.request(
+      { method: "tools/call", params: { name: names.quick_sum, arguments: { ask: true }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const handle = created.task.taskId;
+    const got = await client.experimental.tasks.getTask(handle);
+    expect(got.status).toBe("failed");
+    expect(got.statusMessage).toMatch(/^TASK_INPUT_UNSUPPORTED: The Source's task of .* asks for input/);
+    const result = await client.experimental.tasks.getTaskResult(handle, CallToolResultSchema).then(
+      () => ({ code: 0, message: "answered" }),
+      (e: { code: number; message: string }) => e,
+    );
+    expect(result.code).toBe(-32000);
+    expect(result.message).toMatch(/TASK_INPUT_UNSUPPORTED/);
+    expect(sourceTask(server, "tasks/result")).toEqual([]);
+    expect((await client.experimental.tasks.cancelTask(handle)).status).toBe("cancelled");
+    const onSource = [...server.tasks.values()][0];
+    expect(onSource?.status).toBe("cancelled");
+
+    // 2026-07-28: the task is failed with the error inlined, on each poll, until cancelled.
+    const asked = (await rpc2026(route.url, token, "tools/call", { name: names.quick_sum, arguments: { ask: true } }))
+      .result as Record<string, unknown>;
+    for (let i = 0; i < 2; i++) {
+      const task = (await rpc2026(route.url, token, "tasks/get", { taskId: asked.taskId as string })).result;
+      expect(task).toMatchObject({ status: "failed", error: { code: -32000 } });
+      expect((task as { error: { message: string } }).error.message).toMatch(/^TASK_INPUT_UNSUPPORTED: /);
+    }
+    expect(sourceTask(server, "tasks/result")).toEqual([]);
+    await rpc2026(route.url, token, "tasks/cancel", { taskId: asked.taskId as string });
+    expect([...server.tasks.values()].map((t) => t.status)).toEqual(["cancelled", "cancelled"]);
+  }, 60_000);
+});
+
+describe("an approval's task keeps its result (2025-11-25)", () => {
+  it("answers every later tasks/result with the result of the one run, on any instance, until it is too old or was too large to keep", async () => {
+    const { server, api, source, names } = await taskSource();
+    await api.sources.setCallPolicy({ sourceId: source.id, policy: "approve" });
+    const { token, identity } = await agentFor([source.id]);
+    const stranger = await agentFor([source.id]);
+    // One call at once: the poll that runs the approved call takes no place of its own.
+    await api.rateLimits.set({ subjectType: "identity", subjectId: identity.id, perMinute: null, concurrent: 1 });
+    const approver = callerFor((await makeUser("approver")).actor);
+    const client = await client132(route.url, token);
+    const ran = () => server.received.filter((r) => r.method === "tools/call").length;
+    const approvedTask = async (topic: string) => {
+      const created = await client.request(
+        { method: "tools/call", params: { name: names.quick_sum, arguments: { topic }, task: {} } },
+        CreateTaskResultSchema,
+      );
+      const pending = (await approver.approvals.list()).pending.find((p) => p.toolName === names.quick_sum);
+      await approver.approvals.decide({ id: pending?.id as string, decision: "approve" });
+      return created.task.taskId;
+    };
+    const refusal = (p: Promise<unknown>) =>
+      p.then(
+        () => ({ code: 0, message: "answered" }),
+        (e: { code: number; message: string }) => e,
+      );
+
+    const handle = await approvedTask("ledger");
+    expect(ran()).toBe(0);
+    const first = await client.experimental.tasks.getTaskResult(handle, CallToolResultSchema);
+    expect(first.content).toEqual([{ type: "text", text: "quick_sum done: ledger" }]);
+    // Asked again, here and on another instance: the same result, and the Source saw one call.
+    const elsewhere = await client132(await secondUrl(), token);
+    for (const poller of [client, elsewhere]) {
+      const again = await poller.experimental.tasks.getTaskResult(handle, CallToolResultSchema);
+      expect(again.content).toEqual(first.content);
+      expect((await poller.experimental.tasks.getTask(handle)).status).toBe("completed");
+    }
+    expect(ran()).toBe(1);
+    // Another identity's poll of the handle opens nothing and runs nothing.
+    const theirs = await client132(route.url, stranger.token);
+    const e = await refusal(theirs.experimental.tasks.getTaskResult(handle, CallToolResultSchema));
+    expect(e.code).toBe(-32602);
+    expect(e.message).toMatch(/TASK_HANDLE_INVALID/);
+    expect(ran()).toBe(1);
+    // The result is sealed at rest, not stored as the Source sent it.
+    const db = await getDb();
+    const row = await db.parkedCall.findFirstOrThrow({
+      where: { toolName: names.quick_sum, status: "ran" },
+      select: { id: true, result: true },
+    });
+    expect(row.result).toBeTruthy();
+    expect(row.result).not.toContain("ledger");
+
+    // Past APPROVAL_RESULT_KEEP_SECONDS: TASK_RESULT_NOT_KEPT, still no second run; the sweeper drops it.
+    const keep = LIMITS.APPROVAL_RESULT_KEEP_SECONDS.value;
+    await db.parkedCall.update({ where: { id: row.id }, data: { ranAt: new Date(Date.now() - (keep + 5) * 1000) } });
+    const old = await refusal(client.experimental.tasks.getTaskResult(handle, CallToolResultSchema));
+    expect(old.code).toBe(-32602);
+    expect(old.message).toMatch(/^MCP error -32602: TASK_RESULT_NOT_KEPT: .*APPROVAL_RESULT_KEEP_SECONDS/);
+    expect((await sweepCallLog()).approvedResults).toBeGreaterThanOrEqual(1);
+    expect((await db.parkedCall.findUniqueOrThrow({ where: { id: row.id } })).result).toBeNull();
+    expect(ran()).toBe(1);
+
+    // A result over APPROVAL_RESULT_BYTES is answered once; later polls are told why it is not kept.
+    const bytes = LIMITS.APPROVAL_RESULT_BYTES as { value: number };
+    const was = bytes.value;
+    bytes.value = 16;
+    try {
+      const big = await approvedTask("a large ledger");
+      const once = await client.experimental.tasks.getTaskResult(big, CallToolResultSchema);
+      expect(once.content).toEqual([{ type: "text", text: "quick_sum done: a large ledger" }]);
+      const later = await refusal(client.experimental.tasks.getTaskResult(big, CallToolResultSchema));
+      expect(later.message).toMatch(/TASK_RESULT_NOT_KEPT: .*over the 16 bytes kept \(APPROVAL_RESULT_BYTES\)/);
+      expect(ran()).toBe(2);
+    } finally {
+      bytes.value = was;
+    }
+  }, 90_000);
+});
+
+/** Minutes are whole minutes on the database's clock: start a test well inside one. */
+async function freshMinute() {
+  const db = await getDb();
+  const [row] = await db.$queryRaw<{ s: number }[]>`SELECT extract(second FROM now())::float AS s`;
+  if ((row?.s ?? 0) > 45) await new Promise((resolve) => setTimeout(resolve, (61 - (row?.s ?? 0)) * 1000));
+}
 
 let rpcId = 0;
 /** One 2026-07-28 request, with its envelope and headers, declaring the tasks extension unless told not to. */
@@ -265,6 +402,66 @@ describe("tasks at 2026-07-28 (the io.modelcontextprotocol/tasks extension)", ()
       resultType: "complete",
       content: [{ type: "text", text: "plain_echo done: x" }],
     });
+  }, 90_000);
+
+  it("counts polls against the identity's calls a minute (refused past it, nothing reaching the Source) and logs each as its method beside the task's Source and Tool", async () => {
+    const { server, source, names } = await taskSource();
+    const { token, identity } = await agentFor([source.id]);
+    const stranger = await agentFor([source.id]);
+    const operator = callerFor((await makeUser("operator")).actor);
+    // Calls at once 1 as well: a poll takes no place at once, so polls never crowd out calls.
+    await operator.rateLimits.set({ subjectType: "identity", subjectId: identity.id, perMinute: 4, concurrent: 1 });
+    await freshMinute();
+
+    const held = (await rpc2026(route.url, token, "tools/call", { name: names.quick_sum, arguments: { hold: true } }))
+      .result as Record<string, unknown>;
+    const handle = held.taskId as string;
+    for (let i = 0; i < 2; i++)
+      expect((await rpc2026(route.url, token, "tasks/get", { taskId: handle })).result).toMatchObject({
+        status: "working",
+      });
+    // A tampered handle is refused, and counts: probing costs the prober.
+    const tampered = await rpc2026(route.url, token, "tasks/get", { taskId: `${handle.slice(0, -3)}AAA` });
+    expect(tampered.error?.message).toMatch(/TASK_HANDLE_INVALID/);
+    const over = await rpc2026(route.url, token, "tasks/get", { taskId: handle });
+    expect(over.error?.code).toBe(-32000);
+    expect(over.error?.message).toMatch(/^RATE_LIMITED: This Agent Identity may start at most 4 /);
+    const cancel = await rpc2026(route.url, token, "tasks/cancel", { taskId: handle });
+    expect(cancel.error?.message).toMatch(/^RATE_LIMITED/);
+    expect(sourceTask(server, "tasks/get")).toHaveLength(2);
+    expect(sourceTask(server, "tasks/cancel")).toHaveLength(0);
+    // Another identity's poll is refused under its own name, and not counted against this one.
+    const theirs = await rpc2026(route.url, stranger.token, "tasks/get", { taskId: handle });
+    expect(theirs.error?.message).toMatch(/TASK_HANDLE_INVALID/);
+
+    await flushCallLog();
+    const db = await getDb();
+    const rows = await db.callLog.findMany({
+      where: { identityId: { in: [identity.id, stranger.identity.id] } },
+      orderBy: { startedAt: "asc" },
+      select: {
+        identityId: true,
+        toolName: true,
+        nativeName: true,
+        sourceName: true,
+        outcome: true,
+        failureCode: true,
+        arguments: true,
+      },
+    });
+    const mine = rows.filter((r) => r.identityId === identity.id);
+    expect(mine.map((r) => [r.toolName, r.nativeName, r.outcome, r.failureCode])).toEqual([
+      [names.quick_sum, "quick_sum", "ok", null],
+      ["tasks/get", names.quick_sum, "ok", null],
+      ["tasks/get", names.quick_sum, "ok", null],
+      ["tasks/get", null, "failed", "TASK_HANDLE_INVALID"],
+      ["tasks/get", null, "failed", "RATE_LIMITED"],
+      ["tasks/cancel", null, "failed", "RATE_LIMITED"],
+    ]);
+    expect(mine[1]?.sourceName).toBe(source.name);
+    expect(rows.filter((r) => r.identityId === stranger.identity.id).map((r) => [r.toolName, r.failureCode])).toEqual([
+      ["tasks/get", "TASK_HANDLE_INVALID"],
+    ]);
   }, 90_000);
 
   it("makes a call parked for approval a task: approved, it runs once and the task's result is the call's; denied, APPROVAL_DENIED with the reason", async () => {

@@ -9,8 +9,15 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
-import { DomainError, isToolCallFailure } from "../../errors";
-import { parkedCallOf, takeApprovedCall, withdrawParkedCall } from "../call-policies/approval";
+import { DomainError, isToolCallFailure, jsonRpcErrorOf } from "../../errors";
+import { LIMITS } from "../../limits";
+import {
+  keepApprovedResult,
+  keptApprovedResult,
+  parkedCallOf,
+  takeApprovedCall,
+  withdrawParkedCall,
+} from "../call-policies/approval";
 import { heldToolsWhere } from "../identities/holdings";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { openSourceHeaders, recordProtocolVersion } from "./call";
@@ -32,17 +39,27 @@ export type RunApproved = (call: {
   approvedDefinition: string;
 }) => Promise<Dispatched>;
 
+/** Told which Source and Tool a poll's task is of, once the handle is open (the poll's call log row). */
+export type AboutTask = (task: { id: string; name: string; nativeName: string }) => void;
+
 function identityOf(actor: Actor): string {
   if (actor.kind !== "agent") throw new DomainError("FORBIDDEN", "Only an Agent Identity has tasks.");
   return actor.identityId;
 }
 
 /** The Source a handle names, as the call path reaches it; TASK_SOURCE_GONE when it is not this identity's any more. */
-async function sourceOf(identityId: string, target: Extract<TaskTarget, { kind: "source" }>, signal?: AbortSignal) {
+async function sourceOf(
+  identityId: string,
+  target: Extract<TaskTarget, { kind: "source" }>,
+  signal?: AbortSignal,
+  about?: AboutTask,
+) {
   const db = await getDb();
   const tool = await db.tool.findFirst({
     where: { ...heldToolsWhere(identityId), modelFacingName: target.toolName, sourceId: target.sourceId },
-    select: { source: { select: { id: true, url: true, encryptedHeaders: true, protocolVersion: true } } },
+    select: {
+      source: { select: { id: true, name: true, url: true, encryptedHeaders: true, protocolVersion: true } },
+    },
   });
   if (!tool?.source.url)
     throw new DomainError(
@@ -50,6 +67,7 @@ async function sourceOf(identityId: string, target: Extract<TaskTarget, { kind: 
       `taskId: the task ran on a Source that was deleted, or whose Tool ${target.toolName} this Agent Identity no longer holds; its result cannot be reached.`,
       { field: "taskId" },
     );
+  about?.({ id: tool.source.id, name: tool.source.name, nativeName: target.toolName });
   const { allowLinkLocal } = await loadUrlPolicy();
   const source = tool.source;
   return {
@@ -63,23 +81,58 @@ async function sourceOf(identityId: string, target: Extract<TaskTarget, { kind: 
   } satisfies RemoteSource;
 }
 
-export async function getAgentTask(actor: Actor, handle: unknown, signal?: AbortSignal): Promise<AgentTask> {
+export async function getAgentTask(
+  actor: Actor,
+  handle: unknown,
+  signal?: AbortSignal,
+  about?: AboutTask,
+): Promise<AgentTask> {
   const identityId = identityOf(actor);
   const target = openTaskHandle(identityId, handle);
-  if (target.kind === "approval") return approvalState(identityId, handle as string, target);
-  const source = await sourceOf(identityId, target, signal);
-  const state = await requestRemoteTask({ ...source, method: "tasks/get", taskId: target.taskId });
-  return agentTaskOf(handle as string, state as unknown as TaskState);
+  if (target.kind === "approval") return approvalState(identityId, handle as string, target, about);
+  const source = await sourceOf(identityId, target, signal, about);
+  const state = (await requestRemoteTask({
+    ...source,
+    method: "tasks/get",
+    taskId: target.taskId,
+  })) as unknown as TaskState;
+  const task = agentTaskOf(handle as string, state);
+  if (state.status !== "input_required") return task;
+  const error = inputUnsupported(target, state);
+  return { ...task, status: "failed", statusMessage: error.message, error };
 }
 
-export async function cancelAgentTask(actor: Actor, handle: unknown, signal?: AbortSignal): Promise<AgentTask> {
+/**
+ * A Source's task asking for input: Quartermaster's outbound client declares no elicitation
+ * (nor the 2026-07-28 input requests), and a pooled session is shared by every agent, so the
+ * request has no agent to reach. The agent's task fails with TASK_INPUT_UNSUPPORTED, on every
+ * poll while the Source's task waits (nothing is stored to remember it by); the Source's task
+ * stays until its ttl or the agent's tasks/cancel (decision 0094).
+ */
+function inputUnsupported(target: Extract<TaskTarget, { kind: "source" }>, state: TaskState) {
+  const asked = typeof state.statusMessage === "string" ? ` (${state.statusMessage.slice(0, 200)})` : "";
+  const { code, message } = jsonRpcErrorOf(
+    new DomainError(
+      "TASK_INPUT_UNSUPPORTED",
+      `The Source's task of ${target.toolName} asks for input${asked}, which Quartermaster does not pass on to agents. Cancel this task (tasks/cancel) and call the Tool with arguments that need no further input.`,
+    ),
+  );
+  return { code, message };
+}
+
+export async function cancelAgentTask(
+  actor: Actor,
+  handle: unknown,
+  signal?: AbortSignal,
+  about?: AboutTask,
+): Promise<AgentTask> {
   const identityId = identityOf(actor);
   const target = openTaskHandle(identityId, handle);
   if (target.kind === "approval") {
     await withdrawParkedCall(identityId, target.approvalId);
-    return approvalState(identityId, handle as string, target);
+    return approvalState(identityId, handle as string, target, about);
   }
-  const source = await sourceOf(identityId, target, signal);
+  const source = await sourceOf(identityId, target, signal, about);
   const state = await requestRemoteTask({ ...source, method: "tasks/cancel", taskId: target.taskId });
   // A 2026-07-28-style empty acknowledgement says nothing of the state: it is being cancelled.
   return agentTaskOf(
@@ -100,12 +153,19 @@ export async function cancelAgentTask(actor: Actor, handle: unknown, signal?: Ab
 export async function agentTaskOutcome(
   actor: Actor,
   handle: unknown,
-  options: { signal?: AbortSignal; run: RunApproved },
+  options: { signal?: AbortSignal; run: RunApproved; about?: AboutTask },
 ): Promise<TaskOutcome> {
   const identityId = identityOf(actor);
   const target = openTaskHandle(identityId, handle);
-  if (target.kind === "approval") return approvalOutcome(identityId, target, options.run);
-  const source = await sourceOf(identityId, target, options.signal);
+  if (target.kind === "approval") return approvalOutcome(identityId, target, options);
+  const source = await sourceOf(identityId, target, options.signal, options.about);
+  // Asked first: a Source's tasks/result on a task that waits for input would wait out the time limit.
+  const state = (await requestRemoteTask({
+    ...source,
+    method: "tasks/get",
+    taskId: target.taskId,
+  })) as unknown as TaskState;
+  if (state.status === "input_required") return { error: inputUnsupported(target, state) };
   try {
     const raw = await requestRemoteTask({ ...source, method: "tasks/result", taskId: target.taskId });
     const accepted = acceptToolResult(raw);
@@ -128,9 +188,11 @@ async function approvalState(
   identityId: string,
   handle: string,
   target: Extract<TaskTarget, { kind: "approval" }>,
+  about?: AboutTask,
   now = new Date(),
 ): Promise<AgentTask> {
   const row = await parkedCallOf(identityId, target.approvalId);
+  if (row) about?.({ id: row.sourceId, name: row.sourceName, nativeName: row.toolName });
   const base = {
     taskId: handle,
     createdAt: (row?.createdAt ?? now).toISOString(),
@@ -145,6 +207,8 @@ async function approvalState(
       status: "working",
       statusMessage: `Waits for an approver's decision in the console (approval ${row.id}).`,
     };
+  if (row.status === "ran" && (await keptApprovedResult(identityId, row.id, now)).state === "running")
+    return { ...base, status: "working", statusMessage: "Approved; the call is running." };
   return {
     ...base,
     status: "completed",
@@ -160,9 +224,10 @@ async function approvalState(
 async function approvalOutcome(
   identityId: string,
   target: Extract<TaskTarget, { kind: "approval" }>,
-  run: RunApproved,
+  { run, signal, about }: { run: RunApproved; signal?: AbortSignal; about?: AboutTask },
 ): Promise<TaskOutcome> {
   const row = await parkedCallOf(identityId, target.approvalId);
+  if (row) about?.({ id: row.sourceId, name: row.sourceName, nativeName: row.toolName });
   if (row?.status === "denied")
     return {
       result: failedResult(
@@ -175,22 +240,60 @@ async function approvalOutcome(
     };
   if (row?.status === "approved") {
     const args = await takeApprovedCall(identityId, row.id);
-    if (args)
-      return {
-        result: (await run({ name: row.toolName, arguments: args, approvedDefinition: row.definitionHash })).result,
-      };
+    if (args) {
+      let dispatched: Dispatched;
+      try {
+        dispatched = await run({ name: row.toolName, arguments: args, approvedDefinition: row.definitionHash });
+      } catch (error) {
+        await keepApprovedResult(identityId, row.id, { notKept: "failed" });
+        throw error;
+      }
+      // Kept for later polls, so a client that asks again gets this result, not a second run.
+      await keepApprovedResult(identityId, row.id, dispatched.result);
+      return { result: dispatched.result };
+    }
   }
-  if (row?.status === "ran" || row?.status === "approved")
-    return {
-      error: {
-        code: -32602,
-        message: `The approved call of ${target.toolName} ran already; its result was given to the request that ran it.`,
-      },
-    };
+  if (row?.status === "ran" || row?.status === "approved") return keptOutcome(identityId, row.id, target, signal);
   return {
     error: {
       code: -32602,
       message: `The call of ${target.toolName} has not been approved${row ? "" : " and its approval is gone"}; poll tasks/get until it is completed.`,
     },
   };
+}
+
+/**
+ * A poll after the one that ran the approved call: its kept result (waiting while another
+ * poll is still running it), or TASK_RESULT_NOT_KEPT saying why there is none — never a
+ * second run.
+ */
+async function keptOutcome(
+  identityId: string,
+  id: string,
+  target: Extract<TaskTarget, { kind: "approval" }>,
+  signal?: AbortSignal,
+): Promise<TaskOutcome> {
+  let kept = await keptApprovedResult(identityId, id);
+  while (kept.state === "running") {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    signal?.throwIfAborted();
+    kept = await keptApprovedResult(identityId, id);
+  }
+  if (kept.state === "kept") return { result: kept.result as ToolResult };
+  const why =
+    kept.why === "too_large"
+      ? `it was ${kept.bytes} bytes, over the ${LIMITS.APPROVAL_RESULT_BYTES.value} bytes kept (APPROVAL_RESULT_BYTES)`
+      : kept.why === "failed"
+        ? "the run that took it did not finish"
+        : kept.why === "retry"
+          ? "it ran for the agent's plain retry of the same call, which was answered with it"
+          : `results are kept ${LIMITS.APPROVAL_RESULT_KEEP_SECONDS.value} s after the call ran (APPROVAL_RESULT_KEEP_SECONDS)`;
+  const error = jsonRpcErrorOf(
+    new DomainError(
+      "TASK_RESULT_NOT_KEPT",
+      `The approved call of ${target.toolName} ran already, for an earlier poll of this task; its result is not kept: ${why}. It is not run again.`,
+      { approvalId: id, reason: kept.why },
+    ),
+  );
+  return { error: { code: error.code, message: error.message } };
 }

@@ -108,6 +108,8 @@ export interface AgentTask {
   lastUpdatedAt: string;
   ttlMs: number | null;
   pollIntervalMs?: number;
+  /** A task Quartermaster reports failed itself (a Source's task asking for input): why, as a JSON-RPC error. */
+  error?: { code: number; message: string };
 }
 
 /** A Tool's own answer (a Source's, an SDK Tool Host's, a built-in's success). */

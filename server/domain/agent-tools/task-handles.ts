@@ -7,7 +7,7 @@
  * owns the task; another identity's token, a forged or altered id, or one past its lifetime
  * opens to nothing (docs/decisions/0088).
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { purposeKey } from "../../crypto";
 import { DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
@@ -87,4 +87,13 @@ export function openTaskHandle(identityId: string, handle: unknown, now = Date.n
     throw invalid(`it expired: a task id is good for ${ttl} s after the call that started the task.`);
   if (sealed.k === "a") return { kind: "approval", approvalId: sealed.s, toolName: sealed.n };
   return { kind: "source", sourceId: sealed.s, taskId: sealed.t ?? "", toolName: sealed.n };
+}
+
+/**
+ * A short, stable name for a handle in the call log and traces: an operator can tell the
+ * polls of one task apart from another's without the handle itself being kept.
+ */
+export function taskHandleFingerprint(handle: unknown): string {
+  if (typeof handle !== "string") return "(none)";
+  return createHash("sha256").update(handle).digest("hex").slice(0, 16);
 }

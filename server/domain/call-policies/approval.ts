@@ -49,7 +49,12 @@ export async function judgeApproval(
     // Only one retry may take it: the update succeeds for exactly one of any racing retries.
     const taken = await db.parkedCall.updateMany({
       where: { id: approved.id, status: "approved" },
-      data: { status: "ran", ranAt: now },
+      // Its result goes to this retry; a poll of the approval's task is told so, not left waiting.
+      data: {
+        status: "ran",
+        ranAt: now,
+        result: encryptJson({ kept: { notKept: "retry" } }, resultSealedTo(approved.id)),
+      },
     });
     if (taken.count === 1) return { verdict: "run" };
   }
@@ -108,6 +113,7 @@ async function park(call: CallUnderApproval, digest: string, now: Date) {
 }
 
 const sealedTo = (id: string) => `parked-call:${id}`;
+const resultSealedTo = (id: string) => `parked-call-result:${id}`;
 
 /** Pending approvals first (oldest first), then the latest decisions, for Tools → Approvals. */
 export async function listApprovals(actor: Actor, now = new Date()) {
@@ -214,6 +220,8 @@ export async function parkedCallOf(identityId: string, id: string) {
       reason: true,
       decidedByLabel: true,
       toolName: true,
+      sourceId: true,
+      sourceName: true,
       createdAt: true,
       decidedAt: true,
       definitionHash: true,
@@ -241,4 +249,70 @@ export async function takeApprovedCall(identityId: string, id: string, now = new
 export async function withdrawParkedCall(identityId: string, id: string, now = new Date()) {
   const db = await getDb();
   await db.parkedCall.updateMany({ where: { id, identityId, status: "pending" }, data: { expiresAt: now } });
+}
+
+/** What a kept result says when the result itself was not kept. */
+type NotKept = { notKept: "too_large"; bytes: number } | { notKept: "failed" } | { notKept: "retry" };
+
+/**
+ * Keeps the result of an approved call its task ran, sealed to the row, so a later poll of
+ * the task reads it instead of running the call again (decision 0094). A result over
+ * APPROVAL_RESULT_BYTES is not kept: later polls are told so, with its size.
+ */
+export async function keepApprovedResult(identityId: string, id: string, result: unknown | NotKept) {
+  const db = await getDb();
+  const text = JSON.stringify(result ?? null);
+  const bytes = Buffer.byteLength(text, "utf8");
+  const kept: unknown =
+    bytes > LIMITS.APPROVAL_RESULT_BYTES.value ? ({ notKept: "too_large", bytes } as NotKept) : result;
+  await db.parkedCall.updateMany({
+    where: { id, identityId, status: "ran" },
+    data: { result: encryptJson({ kept }, resultSealedTo(id)) },
+  });
+}
+
+/** The longest an approved call run for its task may still be running (a crashed run reads as ended after it). */
+const RUN_WINDOW_MS = () => LIMITS.TOOL_CALL_TIMEOUT_MAX_SECONDS.value * 1000 + 10_000;
+
+export type KeptResult =
+  | { state: "running" }
+  | { state: "kept"; result: unknown }
+  | { state: "gone"; why: "too_large" | "expired" | "failed" | "retry"; bytes?: number };
+
+/** The result an approved call's task run left for later polls, or why there is none (any more). */
+export async function keptApprovedResult(identityId: string, id: string, now = new Date()): Promise<KeptResult> {
+  const db = await getDb();
+  const row = await db.parkedCall.findFirst({
+    where: { id, identityId, status: "ran" },
+    select: { result: true, ranAt: true },
+  });
+  const ranAt = row?.ranAt?.getTime() ?? 0;
+  if (!row || now.getTime() - ranAt > LIMITS.APPROVAL_RESULT_KEEP_SECONDS.value * 1000)
+    return { state: "gone", why: "expired" };
+  if (row.result === null)
+    return now.getTime() - ranAt < RUN_WINDOW_MS() ? { state: "running" } : { state: "gone", why: "failed" };
+  let kept: unknown;
+  try {
+    ({ kept } = decryptJson<{ kept: unknown }>(row.result, resultSealedTo(id)));
+  } catch {
+    return { state: "gone", why: "expired" };
+  }
+  const marker = kept as Partial<NotKept> | null;
+  if (marker && typeof marker === "object" && "notKept" in marker)
+    return marker.notKept === "too_large"
+      ? { state: "gone", why: "too_large", bytes: (marker as { bytes: number }).bytes }
+      : { state: "gone", why: marker.notKept === "retry" ? "retry" : "failed" };
+  return { state: "kept", result: kept };
+}
+
+/** Drops kept results past APPROVAL_RESULT_KEEP_SECONDS (the call log sweeper runs it). */
+export async function sweepApprovedResults(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const cutoff = new Date(now.getTime() - LIMITS.APPROVAL_RESULT_KEEP_SECONDS.value * 1000);
+  return (
+    await db.parkedCall.updateMany({
+      where: { status: "ran", result: { not: null }, ranAt: { lt: cutoff } },
+      data: { result: null },
+    })
+  ).count;
 }

@@ -28,13 +28,18 @@ function rateLimited(refusal: Refusal): DomainError<"RATE_LIMITED"> {
   });
 }
 
-/** What a read of a held Source's resource or a get of its prompt is logged and traced as. */
+/**
+ * What a read of a held Source's resource, a get of its prompt, or a poll of a task
+ * (tasks/get, tasks/result, tasks/cancel, tasks/update) is logged and traced as.
+ */
 export interface SourceRequest {
-  kind: "resource" | "prompt";
-  /** The name the agent sent: the proxied URI, or the namespaced prompt name. */
+  kind: "resource" | "prompt" | "task";
+  /** The name the agent sent: the proxied URI, the namespaced prompt name, or the task method. */
   name: string;
   arguments?: unknown;
 }
+
+const SPAN_OF = { resource: "mcp.resource_read", prompt: "mcp.prompt_get", task: "mcp.task_poll" } as const;
 
 /**
  * A URI as its span names it: a Source's template may put what the agent searches for in
@@ -61,12 +66,14 @@ export async function observeSourceRequest<T>(
   const t0 = performance.now();
   const identityId = actor.kind === "agent" ? actor.identityId : null;
   return withSpan(
-    request.kind === "resource" ? "mcp.resource_read" : "mcp.prompt_get",
+    SPAN_OF[request.kind],
     {
       attributes:
         request.kind === "resource"
           ? { "mcp.resource.uri": withoutQuery(request.name) }
-          : { "mcp.prompt.name": request.name },
+          : request.kind === "prompt"
+            ? { "mcp.prompt.name": request.name }
+            : { "mcp.method.name": request.name },
     },
     async (span) => {
       let outcome: Outcome = { outcome: "failed", failureCode: "INTERNAL" };
@@ -75,12 +82,18 @@ export async function observeSourceRequest<T>(
       if (identityId) span.set({ "qm.identity.id": identityId });
       try {
         const admission = identityId
-          ? await admitCall({ identityId, toolName: request.name, builtIn: true })
+          ? await admitCall({
+              identityId,
+              toolName: request.name,
+              builtIn: true,
+              perMinuteOnly: request.kind === "task",
+            })
           : ({ ok: true, release: async () => {} } as const);
         if (!admission.ok) throw rateLimited(admission.refusal);
         try {
           result = await dispatch((s) => {
             source = s;
+            if (request.kind === "task") span.set({ "qm.task.tool": s.nativeName });
           });
           outcome = { outcome: "ok", failureCode: null };
           return result as T;

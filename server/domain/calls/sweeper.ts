@@ -6,6 +6,7 @@
  */
 import { getDb } from "../../db";
 import { log } from "../../log";
+import { sweepApprovedResults } from "../call-policies/approval";
 import { sweepClientQuestions } from "../call-policies/client-questions";
 import { sweepConfirmationUses } from "../call-policies/confirmation";
 import { sweepRateCounters } from "../rate-limits/admit";
@@ -19,6 +20,7 @@ export interface SweepResult {
   leases: number;
   confirmations: number;
   questions: number;
+  approvedResults: number;
 }
 
 export async function sweepCallLog(now = new Date()): Promise<SweepResult> {
@@ -40,7 +42,9 @@ export async function sweepCallLog(now = new Date()): Promise<SweepResult> {
   const confirmations = await sweepConfirmationUses(now);
   // Questions asked on a 2025-era client's stream whose call died with its instance.
   const questions = await sweepClientQuestions(now);
-  return { rows, payloads, captures, ...counters, confirmations, questions };
+  // Results of approved calls kept for their task's later polls, past their keeping.
+  const approvedResults = await sweepApprovedResults(now);
+  return { rows, payloads, captures, ...counters, confirmations, questions, approvedResults };
 }
 
 const SWEEP_MS = 10 * 60_000;

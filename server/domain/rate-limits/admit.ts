@@ -39,7 +39,16 @@ interface Subject {
 }
 
 /** Counts the call against every limit that applies to it, or says which one refuses it and until when. */
-export async function admitCall(call: { identityId: string; toolName: string; builtIn: boolean }): Promise<Admission> {
+export async function admitCall(call: {
+  identityId: string;
+  toolName: string;
+  builtIn: boolean;
+  /**
+   * A task poll counts against calls per minute only: it is not a call in flight on its own,
+   * and the poll that runs an approved call would otherwise need a second place at once.
+   */
+  perMinuteOnly?: boolean;
+}): Promise<Admission> {
   const table = await limitTable();
   const subjects: Subject[] = [];
   const identityLimit = table.identity.get(call.identityId);
@@ -74,7 +83,7 @@ export async function admitCall(call: { identityId: string; toolName: string; bu
   for (const s of subjects) {
     const refusal =
       (s.limit.perMinute ? await countInWindow(s, s.limit.perMinute, counted) : null) ??
-      (s.limit.concurrent ? await takeLease(s, s.limit.concurrent, leases) : null);
+      (s.limit.concurrent && !call.perMinuteOnly ? await takeLease(s, s.limit.concurrent, leases) : null);
     if (refusal) {
       await giveBack();
       return { ok: false, refusal };
