@@ -14,6 +14,7 @@ import { heldToolsWhere } from "../identities/holdings";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { planListing } from "./exposure";
 import { servedIdentity } from "./identity";
+import { routed } from "./route-cache";
 
 export interface OfferedTool {
   name: string;
@@ -121,4 +122,29 @@ async function definitionTexts(hashes: string[]): Promise<Map<string, string>> {
     }
   }
   return found;
+}
+
+/**
+ * Whether the catalog Tool offered under `name` publishes an outputSchema. Clients on the
+ * 1.x TypeScript SDK check structuredContent against it even on an isError result, and it is
+ * listed as its Source published it (which rarely admits `{ error }`): a failure of such a
+ * Tool reaches them in text only (docs/decisions/0097).
+ */
+export async function publishesOutputSchema(actor: Actor, name: string): Promise<boolean> {
+  const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
+    servedIdentity(actor),
+  );
+  return routed(`output-schema\0${identity.id}\0${name}`, async () => {
+    const db = await getDb();
+    const tool = await db.tool.findFirst({
+      where: { ...heldToolsWhere(identity.id), modelFacingName: name },
+      select: { definitionHash: true },
+    });
+    if (!tool) return false;
+    const stored = await db.toolDefinition.findUnique({
+      where: { hash: tool.definitionHash },
+      select: { definition: true },
+    });
+    return !!stored && isRecord((JSON.parse(stored.definition) as Record<string, unknown>).outputSchema);
+  });
 }
