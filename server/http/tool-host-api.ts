@@ -177,7 +177,7 @@ export const handleCallResults = jsonErrors("result submission", async (req, hos
   const params = new URL(req.url).searchParams;
   const collect = params.get("collect");
   if (collect !== null && collect !== "true" && collect !== "false")
-    return problem(400, "INVALID_INPUT", "collect: true to collect the next calls after the results, or false.", {
+    return problem("INVALID_INPUT", "collect: true to collect the next calls after the results, or false.", {
       field: "collect",
     });
   const asked = collect === "true" ? collection(params) : null;
