@@ -4,7 +4,8 @@
  *
  * Quartermaster here is the production HTTP front (server/http/front.ts: body limits,
  * security headers, /mcp served directly) on an embedded database in a temporary folder,
- * with one Agent Identity that holds no Tools. The suite cannot send an Authorization
+ * with one Agent Identity that holds one Source: scripts/conformance-fixtures.ts, a loopback
+ * server of the Tools the tasks scenarios call (decision 0101). The suite cannot send an Authorization
  * header, so a loopback proxy adds the identity's token; it passes everything else through
  * unchanged (Host and Origin included, for the DNS-rebinding scenario), and its address is
  * Quartermaster's QM_BASE_URL, as a deployment behind a proxy would have it.
@@ -57,6 +58,10 @@ const { createToken } = await import("@/server/domain/identities/tokens");
 const { trustedProxyList } = await import("@/env");
 const { createFrontServer } = await import("@/server/http/front");
 const { isMcpRequest, serveMcpDirect } = await import("@/server/http/mcp-direct");
+const { createMcpConnection } = await import("@/server/domain/sources/sources");
+const { checkNow } = await import("@/server/domain/catalog/checks");
+const { assignSource } = await import("@/server/domain/identities/identities");
+const { startConformanceFixtures } = await import("./conformance-fixtures");
 
 async function main(): Promise<number> {
   const opened = await openDatabase({ dataDir });
@@ -64,6 +69,13 @@ async function main(): Promise<number> {
   installDatabase(opened);
   const identity = await createIdentity(SYSTEM, { name: "conformance" });
   const { value: token } = await createToken(SYSTEM, { identityId: identity.id, name: "conformance" });
+  // The suite's fixture Tools, on a Source the identity holds: its tasks scenarios call them by
+  // their names through /mcp, and Quartermaster runs them on that Source (decision 0101).
+  const fixtures = await startConformanceFixtures();
+  const source = await createMcpConnection(SYSTEM, { name: "conformance-fixtures", url: fixtures.url, reviewPolicy: "trust" });
+  const check = await checkNow(SYSTEM, { id: source.id });
+  if (check.status !== "succeeded") throw new Error(`The fixture Source's check ${check.status}: ${JSON.stringify(check)}`);
+  await assignSource(SYSTEM, { identityId: identity.id, sourceId: source.id });
 
   const front = createFrontServer(
     async (req, res) => {
@@ -109,6 +121,7 @@ async function main(): Promise<number> {
     proxy.closeAllConnections();
     front.close();
     proxy.close();
+    await fixtures.close();
     await closeDatabase();
     rmSync(dataDir, { recursive: true, force: true });
   }
