@@ -4,7 +4,8 @@
  * `plain_echo` forbids them. Stateless (no session), its tasks kept in one map, so a task
  * started through one Quartermaster instance is reachable through another, as with a
  * server that keeps tasks in its own database. A task ends `finishMs` after it starts,
- * unless its arguments say `hold: true` (it works until cancelled).
+ * unless its arguments say `hold: true` (it works until cancelled) or `fail: true` (it ends
+ * `failed`, and its tasks/result is a JSON-RPC error, as a task that failed as a request).
  */
 import { randomUUID } from "node:crypto";
 import type http from "node:http";
@@ -30,7 +31,12 @@ export interface TaskServer {
 
 const schema = {
   type: "object",
-  properties: { topic: { type: "string" }, hold: { type: "boolean" }, ask: { type: "boolean" } },
+  properties: {
+    topic: { type: "string" },
+    hold: { type: "boolean" },
+    ask: { type: "boolean" },
+    fail: { type: "boolean" },
+  },
 };
 export const TASK_TOOLS = [
   {
@@ -100,6 +106,7 @@ export async function startTaskServer(options: { finishMs?: number } = {}): Prom
         tasks.set(task.taskId, task);
         // `ask: true`: the task asks its requestor for input at once (and waits for it until cancelled).
         if (args.ask === true) task.status = "input_required";
+        else if (args.fail === true) task.status = "failed";
         else if (args.hold !== true) setTimeout(() => touch(task, "completed"), finishMs).unref();
         const { result: _r, ...shown } = task;
         return { result: { task: shown } };
@@ -119,6 +126,7 @@ export async function startTaskServer(options: { finishMs?: number } = {}): Prom
         if (task.status === "working" || task.status === "input_required")
           return { error: { code: -32603, message: "still working (this server does not block)" } };
         if (task.status === "cancelled") return { error: { code: -32000, message: "Task cancelled" } };
+        if (task.status === "failed") return { error: { code: -32603, message: "the report's data store is down" } };
         return { result: { ...result, _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } } } };
       }
       default:

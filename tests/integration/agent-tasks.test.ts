@@ -230,6 +230,34 @@ describe("a Source's task that asks for input", () => {
   }, 60_000);
 });
 
+describe("a Source's task that failed as a request", () => {
+  it("is failed with the Source's JSON-RPC error at both revisions, not a completed task with an error result", async () => {
+    const { source, names } = await taskSource();
+    const { token } = await agentFor([source.id]);
+
+    // 2026-07-28: failed, the error inlined (code and the Source's words), no result.
+    const started = (await rpc2026(route.url, token, "tools/call", { name: names.quick_sum, arguments: { fail: true } }))
+      .result as Record<string, unknown>;
+    const task = (await rpc2026(route.url, token, "tasks/get", { taskId: started.taskId as string })).result;
+    expect(task).toMatchObject({ status: "failed", error: { code: -32603 } });
+    expect((task as { error: { message: string } }).error.message).toMatch(/data store is down/);
+    expect(task).not.toHaveProperty("result");
+
+    // 2025-11-25: tasks/result is that JSON-RPC error.
+    const client = await client132(route.url, token);
+    const created = await client.request(
+      { method: "tools/call", params: { name: names.quick_sum, arguments: { fail: true }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const answer = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema).then(
+      () => ({ code: 0, message: "answered" }),
+      (e: { code: number; message: string }) => e,
+    );
+    expect(answer.code).toBe(-32603);
+    expect(answer.message).toMatch(/data store is down/);
+  }, 60_000);
+});
+
 describe("an approval's task keeps its result (2025-11-25)", () => {
   it("answers every later tasks/result with the result of the one run, on any instance, until it is too old or was too large to keep", async () => {
     const { server, api, source, names } = await taskSource();
