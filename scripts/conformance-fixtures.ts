@@ -76,7 +76,10 @@ const TOOLS = [
   },
 ];
 
-const text = (t: string, isError = false) => ({ content: [{ type: "text", text: t }], ...(isError ? { isError } : {}) });
+const text = (t: string, isError = false) => ({
+  content: [{ type: "text", text: t }],
+  ...(isError ? { isError } : {}),
+});
 const ASKS = new Set(["confirm_delete", "multi_input", "test_tool_with_task"]);
 
 export async function startConformanceFixtures(): Promise<{ url: string; close(): Promise<void> }> {
@@ -87,7 +90,14 @@ export async function startConformanceFixtures(): Promise<{ url: string; close()
   };
   const start = (name: string, args: Record<string, unknown>, ttl: number | null): Task => {
     const now = new Date().toISOString();
-    const task: Task = { taskId: randomUUID(), status: "working", createdAt: now, lastUpdatedAt: now, ttl, pollInterval: 200 };
+    const task: Task = {
+      taskId: randomUUID(),
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttl,
+      pollInterval: 200,
+    };
     tasks.set(task.taskId, task);
     const later = (ms: number, fn: () => void) => setTimeout(fn, ms).unref();
     if (name === "slow_compute")
@@ -98,7 +108,12 @@ export async function startConformanceFixtures(): Promise<{ url: string; close()
       later(100, () => settle(task, "completed", { result: text("failing_job: the job failed", true) }));
     else if (name === "protocol_error_job")
       later(100, () =>
-        settle(task, "failed", { error: { code: -32603, message: "protocol_error_job: internal error" } }, "internal error"),
+        settle(
+          task,
+          "failed",
+          { error: { code: -32603, message: "protocol_error_job: internal error" } },
+          "internal error",
+        ),
       );
     else if (ASKS.has(name)) {
       task.status = "input_required";
@@ -137,7 +152,9 @@ export async function startConformanceFixtures(): Promise<{ url: string; close()
         if (name === "greet") return { result: text(`Hello, ${String(args.name ?? "stranger")}!`) };
         if (name === "slow_compute") return { result: text(`slow_compute done: ${String(args.label ?? "")}`) };
         // Asking needs the requestor's elicitation capability, which a call without it lacks.
-        return { result: text(`${name} needs its requestor's answer (elicitation), which this call cannot give`, true) };
+        return {
+          result: text(`${name} needs its requestor's answer (elicitation), which this call cannot give`, true),
+        };
       }
       case "tasks/get":
       case "tasks/cancel":
@@ -153,7 +170,10 @@ export async function startConformanceFixtures(): Promise<{ url: string; close()
         if (!task.outcome) return { error: { code: -32602, message: `Task is ${task.status}; it has no result` } };
         if ("error" in task.outcome) return { error: task.outcome.error };
         return {
-          result: { ...task.outcome.result, _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } } },
+          result: {
+            ...task.outcome.result,
+            _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } },
+          },
         };
       }
       default:

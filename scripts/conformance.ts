@@ -72,9 +72,14 @@ async function main(): Promise<number> {
   // The suite's fixture Tools, on a Source the identity holds: its tasks scenarios call them by
   // their names through /mcp, and Quartermaster runs them on that Source (decision 0101).
   const fixtures = await startConformanceFixtures();
-  const source = await createMcpConnection(SYSTEM, { name: "conformance-fixtures", url: fixtures.url, reviewPolicy: "trust" });
+  const source = await createMcpConnection(SYSTEM, {
+    name: "conformance-fixtures",
+    url: fixtures.url,
+    reviewPolicy: "trust",
+  });
   const check = await checkNow(SYSTEM, { id: source.id });
-  if (check.status !== "succeeded") throw new Error(`The fixture Source's check ${check.status}: ${JSON.stringify(check)}`);
+  if (check.status !== "succeeded")
+    throw new Error(`The fixture Source's check ${check.status}: ${JSON.stringify(check)}`);
   await assignSource(SYSTEM, { identityId: identity.id, sourceId: source.id });
 
   const front = createFrontServer(

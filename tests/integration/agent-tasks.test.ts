@@ -236,8 +236,9 @@ describe("a Source's task that failed as a request", () => {
     const { token } = await agentFor([source.id]);
 
     // 2026-07-28: failed, the error inlined (code and the Source's words), no result.
-    const started = (await rpc2026(route.url, token, "tools/call", { name: names.quick_sum, arguments: { fail: true } }))
-      .result as Record<string, unknown>;
+    const started = (
+      await rpc2026(route.url, token, "tools/call", { name: names.quick_sum, arguments: { fail: true } })
+    ).result as Record<string, unknown>;
     const task = (await rpc2026(route.url, token, "tasks/get", { taskId: started.taskId as string })).result;
     expect(task).toMatchObject({ status: "failed", error: { code: -32603 } });
     expect((task as { error: { message: string } }).error.message).toMatch(/data store is down/);
