@@ -190,9 +190,8 @@ export async function startModernTaskServer(options: { finishMs?: number } = {})
   };
   const answer = (message: { method: string; params?: Record<string, unknown> }) => {
     const params = message.params ?? {};
-    const declared = !!((params._meta as Record<string, { extensions?: Record<string, unknown> }> | undefined)?.[
-      CLIENT_CAPABILITIES
-    ]?.extensions ?? {})[TASKS_EXTENSION];
+    const meta = params._meta as Record<string, { extensions?: Record<string, unknown> }> | undefined;
+    const declared = Object.hasOwn(meta?.[CLIENT_CAPABILITIES]?.extensions ?? {}, TASKS_EXTENSION);
     switch (message.method) {
       case "server/discover":
         return {
