@@ -166,7 +166,11 @@ export async function callOfferedTool(
       let raw: Record<string, unknown>;
       if (input.task && taskSupport !== "forbidden") {
         const ttlMs = Math.min(input.task.ttlMs ?? TASK_TTL_MS(), TASK_TTL_MS());
-        const started = await startRemoteToolTask({ ...target, ttlMs });
+        // Cancellable like a plain call: on a 2026-07-28 Source any call the agent could take as a task comes here.
+        const started = await cancellableByAgent(
+          { requestKey: input.requestKey, timeoutMs: LIMITS.TOOL_CALL_MS.value, signal: input.signal },
+          (signal) => startRemoteToolTask({ ...target, signal, ttlMs }),
+        );
         if ("task" in started) return startedTask(identity.id, input.name, sourceId, started.task);
         raw = started.result;
       }
