@@ -1,7 +1,11 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": path.resolve(import.meta.dirname) };
+// "server-only" is Next's guard; outside Next it is nothing, as tsconfig's paths say for tsx.
+const alias = {
+  "@": path.resolve(import.meta.dirname),
+  "server-only": path.resolve(import.meta.dirname, "server/server-only.ts"),
+};
 const env: Record<string, string> = {
   NODE_ENV: "test",
   QM_SECRET: "test-secret-test-secret-test-secret-0123456789",

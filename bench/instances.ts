@@ -20,7 +20,7 @@ import { checkNow } from "@/server/domain/catalog/checks";
 import { assignSource, createIdentity } from "@/server/domain/identities/identities";
 import { createToken } from "@/server/domain/identities/tokens";
 import { createMcpConnection } from "@/server/domain/sources/sources";
-import { ensureBuilt, type Instance, startInstance } from "../tests/helpers/instances";
+import { canPinCpus, ensureBuilt, type Instance, startInstance } from "../tests/helpers/instances";
 import { startSdkServer } from "../tests/helpers/mcp-servers";
 
 const AGENTS = Number(process.env.BENCH_INSTANCE_AGENTS ?? 30);
@@ -94,8 +94,13 @@ export async function benchInstances(adminUrl: string): Promise<Row[]> {
       onCall: (_name, args) => ({ content: [{ type: "text", text: `echo: ${String(args.text)}` }] }),
     });
     const quiet = { LOG_LEVEL: "warn", QM_SCHEDULER: "0" };
+    // Instance i on CPU i mod the CPUs there are, each in a process group of its own: on
+    // two vCPUs, one instance has one CPU and three share both (the agents, the Source and
+    // PostgreSQL float over all of them), which is all such a machine can show.
+    const cpus = os.availableParallelism();
+    const cpuOf = (i: number) => (canPinCpus && cpus > 1 ? String(i % cpus) : undefined);
     try {
-      instances.push(await startInstance({ name: "one", databaseUrl: url, env: quiet }));
+      instances.push(await startInstance({ name: "one", databaseUrl: url, env: quiet, cpus: cpuOf(0) }));
       await instances[0]?.waitReady();
       const opened = await openDatabase({ url });
       installDatabase(opened);
@@ -108,7 +113,8 @@ export async function benchInstances(adminUrl: string): Promise<Row[]> {
       // The machine's load says how much of it these processes had (a shared machine's other work competes).
       const load = [os.loadavg()[0] ?? 0];
       const one = await runAgents([instances[0]?.url ?? ""], token);
-      for (const n of ["two", "three"]) instances.push(await startInstance({ name: n, databaseUrl: url, env: quiet }));
+      for (const [i, n] of ["two", "three"].entries())
+        instances.push(await startInstance({ name: n, databaseUrl: url, env: quiet, cpus: cpuOf(i + 1) }));
       await Promise.all(instances.map((i) => i.waitReady()));
       load.push(os.loadavg()[0] ?? 0);
       const three = await runAgents(
@@ -123,16 +129,16 @@ export async function benchInstances(adminUrl: string): Promise<Row[]> {
         const sorted = [...r.latencies].sort((a, b) => a - b);
         return `${rate(r).toFixed(0)} calls/s (p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms${r.errors ? `; ${r.errors} of ${r.calls} failed` : ""})`;
       };
-      const cpus = os.availableParallelism();
+      const pinning = cpuOf(0) === undefined ? "not pinned" : `CPUs ${instances.map((_, i) => cpuOf(i)).join(", ")}`;
       return [
         {
-          name: `/mcp tools/call, 1 instance (${AGENTS} agents, ${cpus} CPUs shared by all, load ${load[0]?.toFixed(1)})`,
+          name: `/mcp tools/call, 1 instance (${AGENTS} agents, ${cpus} CPUs, instance on CPU ${cpuOf(0) ?? "any"}, load ${load[0]?.toFixed(1)})`,
           value: summary(one),
           goal: "reported",
           verdict: "—",
         },
         {
-          name: `/mcp tools/call, 3 instances on the same PostgreSQL (load ${Math.max(load[1] ?? 0, load[2] ?? 0).toFixed(1)})`,
+          name: `/mcp tools/call, 3 instances on the same PostgreSQL (${pinning}, load ${Math.max(load[1] ?? 0, load[2] ?? 0).toFixed(1)})`,
           value: `${summary(three)}, ×${(rate(three) / rate(one)).toFixed(2)}`,
           goal: "reported",
           verdict: "—",

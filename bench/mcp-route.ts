@@ -12,8 +12,14 @@
  * ratios (goal: /mcp p50 ≤ 1.5× and p99 ≤ 2× the bare hop). Then 50 agents (bench/sdk-agents.ts,
  * its own process) call through the bare hop and then through /mcp for 30 s each: calls/s,
  * p99, errors (goal ≥ 1,000/s, p99 < 100 ms, 0 errors, and ≥ 0.5× the hop's calls/s).
+ *
+ * Then the requests that carry no call: initialize, server/discover and tools/list of a
+ * Source of 500 Tools (one page), sent as raw JSON-RPC through the bare hop to that Source
+ * and through /mcp to an identity holding only it, interleaved: p50 over the hop's (goal ≤ 5 ms).
  */
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -21,7 +27,7 @@ import { trustedProxyList } from "@/env";
 import { SYSTEM } from "@/server/actor";
 import { runCatalogCheck } from "@/server/domain/catalog/check";
 import { closeAllSourceSessions } from "@/server/domain/catalog/source-sessions";
-import { assignSource, createIdentity } from "@/server/domain/identities/identities";
+import { assignSource, createIdentity, updateIdentity } from "@/server/domain/identities/identities";
 import { createToken } from "@/server/domain/identities/tokens";
 import { setRateLimit } from "@/server/domain/rate-limits/config";
 import { createMcpConnection } from "@/server/domain/sources/sources";
@@ -33,6 +39,11 @@ type Row = { name: string; value: string; goal: string; verdict: string };
 const CALLS = Number(process.env.BENCH_ROUTE_CALLS ?? 300);
 const AGENTS = Number(process.env.BENCH_ROUTE_AGENTS ?? 50);
 const DURATION_MS = Number(process.env.BENCH_ROUTE_MS ?? 30_000);
+const LIST_CALLS = Number(process.env.BENCH_ROUTE_LIST_CALLS ?? 100);
+/** A folder: the product's CPU profile under the 50 agents through /mcp is written there (.cpuprofile). */
+const PROFILE_DIR = process.env.BENCH_ROUTE_PROFILE;
+const MODERN = "2026-07-28";
+const LEGACY = "2025-06-18";
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -59,6 +70,25 @@ function firstLine(proc: ReturnType<typeof child>): Promise<string> {
   });
 }
 
+/** `run` under the CPU profiler of this process (the product's), when BENCH_ROUTE_PROFILE names a folder. */
+async function profiled<T>(run: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return run();
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 500 });
+  await session.post("Profiler.start");
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    const file = path.join(PROFILE_DIR, `route-${process.argv[2] ?? "both"}-${Date.now()}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+    console.error(`profile: ${file}`);
+  }
+}
+
 async function client(url: string, token?: string): Promise<Client> {
   const c = new Client({ name: "bench-agent", version: "1" });
   await c.connect(
@@ -80,7 +110,12 @@ export async function benchMcpRoute(): Promise<Row[]> {
     { dev: false, trustedProxies: trustedProxyList([]), https: false },
   );
   try {
-    const [sourceUrl, proxyUrl] = (await firstLine(echo)).split(" ") as [string, string];
+    const [sourceUrl, proxyUrl, listerUrl, listerProxyUrl] = (await firstLine(echo)).split(" ") as [
+      string,
+      string,
+      string,
+      string,
+    ];
     await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
 
@@ -109,6 +144,7 @@ export async function benchMcpRoute(): Promise<Row[]> {
       }
     }
     await Promise.all(Object.values(routes).map((c) => c.close()));
+    const greetingRows = await greetings(base, listerUrl, listerProxyUrl);
     const p50 = (k: keyof typeof routes) => percentile(times[k], 50);
     const p99 = (k: keyof typeof routes) => percentile(times[k], 99);
     const ratio = p50("mcp") / p50("hop");
@@ -121,7 +157,7 @@ export async function benchMcpRoute(): Promise<Row[]> {
       });
     // The same agents, one after the other, through the bare hop and through /mcp.
     const hopLoad = await underLoad({ HOP_URL: proxyUrl });
-    const load = await underLoad({ QM_URL: base, QM_AGENT_TOKEN: token });
+    const load = await profiled(() => underLoad({ QM_URL: base, QM_AGENT_TOKEN: token }));
     // A calls-a-minute limit no agent reaches: what counting each call costs.
     await setRateLimit(SYSTEM, {
       subjectType: "identity",
@@ -179,6 +215,7 @@ export async function benchMcpRoute(): Promise<Row[]> {
         goal: "≥ 0.5× the bare hop",
         verdict: served >= 0.5 ? "met" : "MISSED",
       },
+      ...greetingRows,
     ];
   } finally {
     closeAllSourceSessions();
@@ -186,4 +223,92 @@ export async function benchMcpRoute(): Promise<Row[]> {
     front.close();
     echo.kill("SIGTERM");
   }
+}
+
+/** One raw JSON-RPC request of `revision`, as an agent's client sends it. */
+function rpc(revision: string, method: string, params: Record<string, unknown> = {}) {
+  const modern = revision === MODERN;
+  const body = {
+    jsonrpc: "2.0",
+    id: 1,
+    method,
+    params: modern
+      ? {
+          ...params,
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": { name: "bench-agent", version: "1" },
+          },
+        }
+      : method === "initialize"
+        ? { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "bench-agent", version: "1" }, ...params }
+        : params,
+  };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    ...(modern ? { "mcp-protocol-version": MODERN, "mcp-method": method } : {}),
+    ...(!modern && method !== "initialize" ? { "mcp-protocol-version": LEGACY } : {}),
+  };
+  return { body: JSON.stringify(body), headers };
+}
+
+/**
+ * initialize, server/discover and tools/list of a 500-Tool page, through the bare hop and
+ * through /mcp, interleaved; each answer is read whole and checked.
+ */
+async function greetings(base: string, listerUrl: string, hopUrl: string): Promise<Row[]> {
+  const source = await createMcpConnection(SYSTEM, { name: `bench-list-${Date.now()}`, url: listerUrl });
+  const check = await runCatalogCheck(source.id, "manual");
+  if (check.status !== "succeeded") throw new Error("the listing benchmark's Source failed its check");
+  const identity = await createIdentity(SYSTEM, { name: `bench-list-agent-${Date.now()}` });
+  // Listed whole whatever the listing budget (otherwise an identity of 500 Tools is offered a selection).
+  await updateIdentity(SYSTEM, { id: identity.id, exposure: "all" });
+  await assignSource(SYSTEM, { identityId: identity.id, sourceId: source.id });
+  const { value: token } = await createToken(SYSTEM, { identityId: identity.id, name: "bench" });
+  const cases: { name: string; revision: string; method: string; tools?: boolean }[] = [
+    { name: `initialize (${LEGACY})`, revision: LEGACY, method: "initialize" },
+    { name: `server/discover (${MODERN})`, revision: MODERN, method: "server/discover" },
+    { name: `tools/list, 500 Tools (${MODERN})`, revision: MODERN, method: "tools/list", tools: true },
+    { name: `tools/list, 500 Tools (${LEGACY})`, revision: LEGACY, method: "tools/list", tools: true },
+  ];
+  const send = async (url: string, auth: string | null, c: (typeof cases)[number]) => {
+    const { body, headers } = rpc(c.revision, c.method);
+    const t0 = performance.now();
+    const response = await fetch(url, {
+      method: "POST",
+      body,
+      headers: auth ? { ...headers, authorization: `Bearer ${auth}` } : headers,
+    });
+    const text = await response.text();
+    const took = performance.now() - t0;
+    // The SDK's stateless fallback answers on an event stream: its data line is the message.
+    const json = text.startsWith("{") ? text : (text.split("\n").find((l) => l.startsWith("data: ")) ?? "").slice(6);
+    const answer = JSON.parse(json || "{}") as { result?: { tools?: unknown[] } };
+    // /mcp's first page is 500 Tools, the built-ins first (MCP_TOOLS_PAGE).
+    if (!response.ok || !answer.result || (c.tools && (answer.result.tools?.length ?? 0) < 500))
+      throw new Error(`${c.name} via ${url}: unexpected answer ${response.status} ${text.slice(0, 200)}`);
+    return took;
+  };
+  const rows: Row[] = [];
+  for (const c of cases) {
+    const hop: number[] = [];
+    const mcp: number[] = [];
+    for (let i = -10; i < LIST_CALLS; i++) {
+      const h = await send(hopUrl, null, c);
+      const m = await send(`${base}/mcp`, token, c);
+      if (i < 0) continue;
+      hop.push(h);
+      mcp.push(m);
+    }
+    const over = percentile(mcp, 50) - percentile(hop, 50);
+    rows.push({
+      name: `${c.name}: /mcp vs the bare hop, p50 (p99)`,
+      value: `${ms(percentile(mcp, 50))} (${ms(percentile(mcp, 99))}) vs ${ms(percentile(hop, 50))} (${ms(percentile(hop, 99))}): ${over >= 0 ? "+" : ""}${over.toFixed(2)} ms`,
+      goal: "p50 ≤ 5 ms over the bare hop",
+      verdict: over <= 5 ? "met" : "MISSED",
+    });
+  }
+  return rows;
 }

@@ -7,4 +7,4 @@ import { benchEnvironment, runOnDatabases } from "./on-databases";
 const dataDir = benchEnvironment("route");
 const { benchMcpRoute } = await import("./mcp-route");
 
-await runOnDatabases({ dataDir, label: "route", suite: () => benchMcpRoute(), widths: [56, 80] });
+await runOnDatabases({ dataDir, label: "route", suite: () => benchMcpRoute(), widths: [70, 84] });

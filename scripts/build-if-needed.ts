@@ -11,6 +11,7 @@ const BUILD_INPUTS = [
   "app",
   "components",
   "server",
+  "universal",
   "sdk/src",
   "public",
   "env.ts",

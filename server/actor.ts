@@ -3,6 +3,7 @@
  * SDK Tool Host token, or the system itself) and hands it to domain functions, which
  * authorize and audit with it.
  */
+import "server-only";
 import { DomainError } from "./errors";
 import { type Role, roleAllows } from "./roles";
 

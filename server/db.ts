@@ -4,6 +4,7 @@
  * server and the bundled route code are separate module graphs in one process, and
  * an embedded PGlite folder may be opened only once.
  */
+import "server-only";
 import { env } from "@/env";
 import { type Db, type OpenedDatabase, openDatabase } from "./db/open";
 

@@ -6,6 +6,7 @@
  * and plain HTTP (http/problem.ts). `message` is safe to show to whoever made the request;
  * never put secrets in it.
  */
+import "server-only";
 import { CHECK_FAILURE_CODES, ERROR_CODES, type ErrorCode, TOOL_CALL_FAILURE_CODES } from "@/universal/error-codes";
 
 export {

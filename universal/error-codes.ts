@@ -95,6 +95,16 @@ export const REQUEST_ERROR_CODES = {
     jsonRpc: -32601,
     doc: "The Tool does not run as a task (its execution.taskSupport is absent or forbidden); call it without task augmentation.",
   },
+  /** Console sign-in (/api/auth): too many failed attempts for the account or the address. */
+  SIGN_IN_THROTTLED: {
+    status: 429,
+    doc: "Too many failed sign-ins for this account or from this address; try again after Retry-After seconds.",
+  },
+  /** The consent page's approve: the authorization request was answered in another tab (decision 0081). */
+  ALREADY_ANSWERED: {
+    status: 409,
+    doc: "The authorization request was already approved or denied in another tab or window; nothing more was granted.",
+  },
   /** A poll of an approval's task after the poll that ran the call, once its result is no longer kept. */
   TASK_RESULT_NOT_KEPT: {
     status: 410,

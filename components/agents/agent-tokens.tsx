@@ -13,9 +13,8 @@ import { CredentialStatus, RevokeDialog, useRevoke } from "@/components/ui/crede
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { parseError } from "@/components/ui/parse-error";
-import { QueryView } from "@/components/ui/query-view";
 import { momentColumn } from "@/components/ui/relative-time";
-import { ACTIONS_HEADER, RowsTable } from "@/components/ui/rows-table";
+import { ACTIONS_HEADER, QueryTable } from "@/components/ui/rows-table";
 import { EmptyState } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
 import { useNow } from "@/components/ui/use-now";
@@ -59,7 +58,7 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
         actions={create}
       />
       <div className="p-4">
-        <QueryView
+        <QueryTable
           query={tokens}
           loadingLabel="Loading agent tokens"
           loadingRows={3}
@@ -69,55 +68,44 @@ export function AgentTokens({ identity }: { identity: { id: string; name: string
               {!canWrite && " Creating one needs the operator role."}
             </EmptyState>
           }
-        >
-          {(data) => (
-            <RowsTable
-              label="Agent tokens"
-              rowTestId="agent-token-row"
-              rows={data}
-              columns={[
-                { key: "name", header: "Name", className: "font-medium", cell: (t) => t.name },
-                // The stored prefix ends with its own ellipsis.
-                { key: "token", header: "Token", cell: (t) => <code className="font-mono text-xs">{t.prefix}</code> },
-                momentColumn<AgentToken>("created", "Created", (r) => r.createdAt, now),
-                momentColumn<AgentToken>("used", "Last used", (r) => r.lastUsedAt, now),
-                {
-                  key: "status",
-                  header: "Status",
-                  cell: (t) => <CredentialStatus revokedAt={t.revokedAt} now={now} />,
-                },
-                {
-                  key: "actions",
-                  header: ACTIONS_HEADER,
-                  className: "whitespace-nowrap text-right",
-                  cell: (t) =>
-                    !t.revokedAt && (
-                      <>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          aria-label={`Client configuration for ${t.name}`}
-                          onClick={() => setConfiguring(t)}
-                        >
-                          Client configuration
-                        </Button>
-                        {canWrite && (
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            aria-label={`Revoke ${t.name}`}
-                            onClick={() => revoking.ask(t)}
-                          >
-                            Revoke
-                          </Button>
-                        )}
-                      </>
-                    ),
-                },
-              ]}
-            />
-          )}
-        </QueryView>
+          label="Agent tokens"
+          rowTestId="agent-token-row"
+          columns={[
+            { key: "name", header: "Name", className: "font-medium", cell: (t) => t.name },
+            // The stored prefix ends with its own ellipsis.
+            { key: "token", header: "Token", cell: (t) => <code className="font-mono text-xs">{t.prefix}</code> },
+            momentColumn<AgentToken>("created", "Created", (r) => r.createdAt, now),
+            momentColumn<AgentToken>("used", "Last used", (r) => r.lastUsedAt, now),
+            {
+              key: "status",
+              header: "Status",
+              cell: (t) => <CredentialStatus revokedAt={t.revokedAt} now={now} />,
+            },
+            {
+              key: "actions",
+              header: ACTIONS_HEADER,
+              className: "whitespace-nowrap text-right",
+              cell: (t) =>
+                !t.revokedAt && (
+                  <>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={`Client configuration for ${t.name}`}
+                      onClick={() => setConfiguring(t)}
+                    >
+                      Client configuration
+                    </Button>
+                    {canWrite && (
+                      <Button size="sm" variant="ghost" aria-label={`Revoke ${t.name}`} onClick={() => revoking.ask(t)}>
+                        Revoke
+                      </Button>
+                    )}
+                  </>
+                ),
+            },
+          ]}
+        />
       </div>
       {creating && (
         <CreateTokenDialog

@@ -1,11 +1,13 @@
 "use client";
 
-import type { UseQueryResult } from "@tanstack/react-query";
+import { type UseQueryResult, useMutation, useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { FormEvent, ReactNode } from "react";
+import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
+import { Field, Select } from "@/components/ui/field";
 import { formatBytes } from "@/components/ui/format";
 import { ErrorState, LoadingRows, Spinner } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
@@ -14,6 +16,53 @@ import { BudgetBar } from "./budget-bar";
 import { budgetText, toolCount } from "./labels";
 
 export type AssignmentPreview = inferRouterOutputs<AppRouter>["identities"]["previewAssignment"];
+
+/**
+ * One assignment's preview and save, whichever end it is opened from: the preview is the
+ * promise made before saving, so it is never a cached one, and a refused save asks for it
+ * again (a catalog may have grown meanwhile). `fits` is whether the preview allows saving.
+ */
+export function useAssignment(pair: { identityId: string; sourceId: string }, onAssigned: () => Promise<unknown>) {
+  const trpc = useTRPC();
+  const preview = useQuery({
+    ...trpc.identities.previewAssignment.queryOptions(pair),
+    enabled: Boolean(pair.identityId && pair.sourceId),
+    staleTime: 0,
+  });
+  const assign = useMutation(
+    trpc.identities.assignSource.mutationOptions({ onSuccess: onAssigned, onError: () => preview.refetch() }),
+  );
+  const fits = Boolean(preview.data?.fits && !preview.data.alreadyAssigned) && !assign.isPending;
+  return { preview, assign, fits, save: () => assign.mutate(pair) };
+}
+
+/** The other side's picker: choosing anew clears the last refusal. */
+export function AssignPicker({
+  label,
+  hint,
+  placeholder,
+  value,
+  onChoose,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  placeholder: string;
+  value: string;
+  onChoose: (id: string) => void;
+  children: ReactNode;
+}) {
+  return (
+    <Field label={label} hint={hint}>
+      {(props) => (
+        <Select {...props} value={value} onChange={(e) => onChoose(e.target.value)}>
+          <option value="">{placeholder}</option>
+          {children}
+        </Select>
+      )}
+    </Field>
+  );
+}
 
 /**
  * Assigning a Source to an Agent Identity, from either end (an identity's "Assign Source",

@@ -1,14 +1,13 @@
 "use client";
 
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import { useState } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
-import { Field, Select } from "@/components/ui/field";
 import { formatBytes, formatCount } from "@/components/ui/format";
-import { AssignDialog } from "./assign-dialog";
+import { AssignDialog, AssignPicker, useAssignment } from "./assign-dialog";
 import { SOURCE_KIND_LABELS, toolCount } from "./labels";
 import type { IdentityView } from "./types";
 import { useInvalidateIdentities } from "./use-invalidate-identity";
@@ -35,29 +34,17 @@ function AssignSourceDialog({ identity, onClose }: { identity: IdentityView; onC
   const invalidate = useInvalidateIdentities();
   const [sourceId, setSourceId] = useState("");
   const sources = useQuery(trpc.sources.list.queryOptions());
-  const preview = useQuery({
-    ...trpc.identities.previewAssignment.queryOptions({ identityId: identity.id, sourceId }),
-    enabled: Boolean(sourceId),
-    // The preview is the promise made before saving; never show a cached one.
-    staleTime: 0,
+  const { preview, assign, fits, save } = useAssignment({ identityId: identity.id, sourceId }, async () => {
+    await invalidate();
+    onClose();
   });
-  const assign = useMutation(
-    trpc.identities.assignSource.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        onClose();
-      },
-      onError: () => preview.refetch(),
-    }),
-  );
 
   const assigned = new Set(identity.sources.map((s) => s.sourceId));
   const available = sources.data?.filter((s) => !assigned.has(s.id)) ?? [];
   const chosen = available.find((s) => s.id === sourceId);
   const full = (s: (typeof available)[number]) =>
     s.identities.limit !== null && s.identities.assigned >= s.identities.limit;
-  const p = preview.data;
-  const canSave = Boolean(p?.fits && !p.alreadyAssigned && chosen && !full(chosen)) && !assign.isPending;
+  const canSave = fits && Boolean(chosen && !full(chosen));
 
   return (
     <AssignDialog
@@ -74,27 +61,24 @@ function AssignSourceDialog({ identity, onClose }: { identity: IdentityView; onC
             : "Every Source is already assigned to this identity."
       }
       picker={
-        <Field label="Source" hint="Size is the model-facing definitions of its Compatible Tools.">
-          {(props) => (
-            <Select
-              {...props}
-              value={sourceId}
-              onChange={(e) => {
-                assign.reset();
-                setSourceId(e.target.value);
-              }}
-            >
-              <option value="">Choose a Source…</option>
-              {available.map((s) => (
-                <option key={s.id} value={s.id} disabled={full(s)}>
-                  {s.name} — {toolCount(s.compatibleToolCount)}, {formatBytes(s.modelFacingBytes)}
-                  {s.catalogState === "host_silent" ? " (host silent)" : ""}
-                  {full(s) ? ` (already serves ${formatCount(s.identities.assigned)} identities, its limit)` : ""}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <AssignPicker
+          label="Source"
+          hint="Size is the model-facing definitions of its Compatible Tools."
+          placeholder="Choose a Source…"
+          value={sourceId}
+          onChoose={(id) => {
+            assign.reset();
+            setSourceId(id);
+          }}
+        >
+          {available.map((s) => (
+            <option key={s.id} value={s.id} disabled={full(s)}>
+              {s.name} — {toolCount(s.compatibleToolCount)}, {formatBytes(s.modelFacingBytes)}
+              {s.catalogState === "host_silent" ? " (host silent)" : ""}
+              {full(s) ? ` (already serves ${formatCount(s.identities.assigned)} identities, its limit)` : ""}
+            </option>
+          ))}
+        </AssignPicker>
       }
       chosen={
         chosen
@@ -128,7 +112,7 @@ function AssignSourceDialog({ identity, onClose }: { identity: IdentityView; onC
       )}
       assign={assign}
       canSave={canSave}
-      onSubmit={() => assign.mutate({ identityId: identity.id, sourceId })}
+      onSubmit={save}
       onClose={onClose}
     />
   );

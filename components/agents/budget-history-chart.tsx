@@ -4,16 +4,22 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { LineChart } from "@/components/ui/chart/line-chart";
 import { formatBytes, formatCount } from "@/components/ui/format";
-import { ErrorState, LoadingRows } from "@/components/ui/states";
-import type { IdentityView } from "./types";
+import { QueryView } from "@/components/ui/query-view";
+import type { BudgetSnapshot, IdentityView } from "./types";
 
 /** The identity's budget use over time (a snapshot whenever it changed), up to now, against its limit. */
 export function BudgetHistoryChart({ identity }: { identity: IdentityView }) {
   const trpc = useTRPC();
   const history = useQuery(trpc.identities.budgetHistory.queryOptions({ id: identity.id }));
-  if (history.isPending) return <LoadingRows rows={2} label="Loading budget history" />;
-  if (history.isError) return <ErrorState error={history.error} retry={() => history.refetch()} />;
-  const points = history.data.map((h) => ({
+  return (
+    <QueryView query={history} loadingRows={2} loadingLabel="Loading budget history">
+      {(snapshots) => <BudgetHistory identity={identity} snapshots={snapshots} />}
+    </QueryView>
+  );
+}
+
+function BudgetHistory({ identity, snapshots }: { identity: IdentityView; snapshots: BudgetSnapshot[] }) {
+  const points = snapshots.map((h) => ({
     id: h.at.toISOString(),
     at: h.at,
     value: h.budget.usedBytes,

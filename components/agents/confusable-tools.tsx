@@ -7,7 +7,8 @@ import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { formatCount } from "@/components/ui/format";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState } from "@/components/ui/states";
 import type { ConfusableView, IdentityView } from "./types";
 
 type Pair = ConfusableView["pairs"][number];
@@ -33,9 +34,14 @@ export function ConfusableTools({ identity }: { identity: IdentityView }) {
     if (answered && answered !== identity.holdingsVersion) void refetch();
   }, [answered, identity.holdingsVersion, refetch]);
 
-  if (view.isPending) return <LoadingRows label={`Comparing ${formatCount(identity.tools)} Tools`} />;
-  if (view.isError) return <ErrorState error={view.error} retry={() => view.refetch()} />;
-  const data = view.data;
+  return (
+    <QueryView query={view} loadingLabel={`Comparing ${formatCount(identity.tools)} Tools`}>
+      {(data) => <ConfusablePairs data={data} />}
+    </QueryView>
+  );
+}
+
+function ConfusablePairs({ data }: { data: ConfusableView }) {
   const summary = (
     <p className="text-sm text-muted" data-testid="confusable-summary">
       {formatCount(data.tools)} Tools compared; pairs whose name, description and parameters read at least{" "}

@@ -10,7 +10,7 @@ import { Field, Input, Textarea } from "@/components/ui/field";
 import { formatBytes } from "@/components/ui/format";
 import { parseError } from "@/components/ui/parse-error";
 import { errorMessage } from "@/components/ui/use-error";
-import { utf8Bytes } from "@/sdk/src/contract/canonical";
+import { utf8Bytes } from "@/universal/format";
 
 const FIELDS = ["name", "description", "instructions"];
 

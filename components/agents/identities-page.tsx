@@ -17,7 +17,7 @@ import { QueryView } from "@/components/ui/query-view";
 import { EmptyState } from "@/components/ui/states";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
-import { LIMITS } from "@/server/limits";
+import { LIMITS } from "@/universal/limits";
 import { BudgetBar } from "./budget-bar";
 import { ClientRegistrationCard } from "./client-registration-card";
 import { CreateIdentityDialog } from "./create-identity-dialog";

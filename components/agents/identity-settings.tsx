@@ -11,10 +11,10 @@ import { Callout } from "@/components/ui/callout";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field, Input, Textarea } from "@/components/ui/field";
-import { formatBytes, formatCount } from "@/components/ui/format";
+import { formatBytes } from "@/components/ui/format";
 import { parseError } from "@/components/ui/parse-error";
 import { errorMessage } from "@/components/ui/use-error";
-import { utf8Bytes } from "@/sdk/src/contract/canonical";
+import { fmtBytes, utf8Bytes } from "@/universal/format";
 import { BudgetBar } from "./budget-bar";
 import type { IdentityView } from "./types";
 
@@ -115,7 +115,7 @@ function EditIdentity({ identity, readOnly }: { identity: IdentityView; readOnly
             <>
               Markdown sent to the identity's agents as written, after Quartermaster's fixed tool policy.{" "}
               <span className="tabular-nums" data-testid="instructions-bytes">
-                {bytes < 1024 ? `${formatCount(bytes)} bytes` : `${formatBytes(bytes)} (${formatCount(bytes)} bytes)`}
+                {fmtBytes(bytes)}
               </span>{" "}
               counted against the budget, with {formatBytes(toolsBytes)} of Tool definitions.
             </>

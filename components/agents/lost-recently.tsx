@@ -15,7 +15,7 @@ import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
 import { useBlockList } from "@/components/ui/virtual-list/use-block-list";
 import { type Column, VirtualTable } from "@/components/ui/virtual-list/virtual-table";
-import { COMPATIBILITY_LABELS } from "@/server/domain/catalog/compatibility";
+import { COMPATIBILITY_LABELS } from "@/universal/compatibility";
 import { toolCount } from "./labels";
 import type { HoldingChange } from "./types";
 

@@ -12,4 +12,5 @@ export type HoldingChange = Outputs["identities"]["losses"]["items"][number];
 export type AgentToken = Outputs["identities"]["tokens"][number];
 export type OAuthGrant = Outputs["identities"]["oauthGrants"][number];
 export type ConfusableView = Outputs["identities"]["confusable"];
+export type BudgetSnapshot = Outputs["identities"]["budgetHistory"][number];
 export type LinkFollowRate = Outputs["identities"]["linkFollowRates"]["clients"][number];

@@ -8,7 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/field";
-import { FilterInput, FilterSelect } from "@/components/ui/filter-bar";
+import { FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { EmptyState } from "@/components/ui/states";
 import { useDebounced } from "@/components/ui/use-debounced";
@@ -232,7 +232,7 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
 
   return (
     <>
-      <search className="mb-4 space-y-3" aria-label="Memory filters">
+      <FilterBar stacked label="Memory filters">
         <div className="flex flex-wrap items-center gap-2">
           <FilterInput
             id="memory-search"
@@ -338,7 +338,7 @@ function ScopeMemories({ scope }: { scope: ScopeItem }) {
             </Button>
           )}
         </div>
-      </search>
+      </FilterBar>
       <div className="flex items-center justify-between gap-3">
         <div className="min-w-0 flex-1">
           {searching ? (

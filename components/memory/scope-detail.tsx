@@ -15,8 +15,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Facts } from "@/components/ui/facts";
 import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { DetailQuery } from "@/components/ui/query-view";
-import { ErrorState, LoadingRows } from "@/components/ui/states";
+import { DetailQuery, QueryView } from "@/components/ui/query-view";
 import { errorMessage } from "@/components/ui/use-error";
 import { GrantsTable } from "./grants-table";
 import { intervalLabel, ScopeFormDialog } from "./scope-form-dialog";
@@ -141,24 +140,30 @@ function ScopeGrants({ scope }: { scope: ScopeItem }) {
   const trpc = useTRPC();
   const grants = useQuery(trpc.scopes.grants.queryOptions({ scopeId: scope.id }));
   const identities = useQuery(trpc.identities.list.queryOptions({}));
-  if (grants.isPending) return <LoadingRows rows={2} label="Loading grants" />;
-  if (grants.isError) return <ErrorState error={grants.error} retry={() => grants.refetch()} />;
-  const held = new Set(grants.data.map((g) => g.identityId));
   return (
-    <GrantsTable
-      what="Agent Identity"
-      rows={grants.data.map((g) => ({
-        scopeId: scope.id,
-        identityId: g.identityId,
-        label: g.identityName,
-        href: `/agents/${g.identityId}?tab=memory`,
-        access: g.access,
-        grantedAt: g.grantedAt,
-      }))}
-      candidates={(identities.data ?? []).filter((i) => !held.has(i.id)).map((i) => ({ value: i.id, label: i.name }))}
-      onGrantTarget={(identityId) => ({ scopeId: scope.id, identityId })}
-      emptyText="No Agent Identity can read or write this scope yet."
-    />
+    <QueryView query={grants} loadingRows={2} loadingLabel="Loading grants">
+      {(granted) => {
+        const held = new Set(granted.map((g) => g.identityId));
+        return (
+          <GrantsTable
+            what="Agent Identity"
+            rows={granted.map((g) => ({
+              scopeId: scope.id,
+              identityId: g.identityId,
+              label: g.identityName,
+              href: `/agents/${g.identityId}?tab=memory`,
+              access: g.access,
+              grantedAt: g.grantedAt,
+            }))}
+            candidates={(identities.data ?? [])
+              .filter((i) => !held.has(i.id))
+              .map((i) => ({ value: i.id, label: i.name }))}
+            onGrantTarget={(identityId) => ({ scopeId: scope.id, identityId })}
+            emptyText="No Agent Identity can read or write this scope yet."
+          />
+        );
+      }}
+    </QueryView>
   );
 }
 

@@ -11,8 +11,7 @@ import { Callout } from "@/components/ui/callout";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { formatCount, formatDateTime } from "@/components/ui/format";
-import { ErrorState, LoadingRows } from "@/components/ui/states";
-import { Table, Td, Th } from "@/components/ui/table";
+import { ACTIONS_HEADER, QueryTable } from "@/components/ui/rows-table";
 import { errorMessage } from "@/components/ui/use-error";
 import { KIND_LABELS, type Kind, MEMORY_KINDS } from "./labels";
 import type { ScopeItem } from "./types";
@@ -137,51 +136,39 @@ export function RetentionCard({ scope }: { scope: ScopeItem }) {
         description="Memories of a kind are erased once older than the rule's days (counted from when they were stored), by the memory scheduler, each erasure in the audit log. Pinned memories are never erased."
       />
       <div className="space-y-4 p-4">
-        {rules.isPending ? (
-          <LoadingRows rows={1} label="Loading retention rules" />
-        ) : rules.isError ? (
-          <ErrorState error={rules.error} retry={() => rules.refetch()} />
-        ) : rules.data.length === 0 ? (
-          <p className="text-sm text-muted">No retention rule: memories are kept until someone erases them.</p>
-        ) : (
-          <Table aria-label="Retention rules">
-            <thead>
-              <tr>
-                <Th>Kind</Th>
-                <Th>Kept for</Th>
-                <Th>Set by</Th>
-                <Th>Last applied</Th>
-                {canWrite && (
-                  <Th>
-                    <span className="sr-only">Actions</span>
-                  </Th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {rules.data.map((r) => (
-                <tr key={r.id} data-testid="retention-rule">
-                  <Td>{KIND_LABELS[r.kind as Kind] ?? r.kind}</Td>
-                  <Td>{formatCount(r.days)} days</Td>
-                  <Td>{r.createdBy}</Td>
-                  <Td>{r.lastRunAt ? formatDateTime(r.lastRunAt) : "Not yet"}</Td>
-                  {canWrite && (
-                    <Td className="text-right">
-                      <Button
-                        size="sm"
-                        variant="secondary"
-                        disabled={remove.isPending}
-                        onClick={() => remove.mutate({ scopeId: scope.id, kind: r.kind })}
-                      >
-                        <Trash2 className="size-4" aria-hidden /> Remove rule
-                      </Button>
-                    </Td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
+        <QueryTable
+          query={rules}
+          loadingRows={1}
+          loadingLabel="Loading retention rules"
+          empty={<p className="text-sm text-muted">No retention rule: memories are kept until someone erases them.</p>}
+          label="Retention rules"
+          rowTestId="retention-rule"
+          columns={[
+            { key: "kind", header: "Kind", cell: (r) => KIND_LABELS[r.kind as Kind] ?? r.kind },
+            { key: "days", header: "Kept for", cell: (r) => `${formatCount(r.days)} days` },
+            { key: "by", header: "Set by", cell: (r) => r.createdBy },
+            {
+              key: "applied",
+              header: "Last applied",
+              cell: (r) => (r.lastRunAt ? formatDateTime(r.lastRunAt) : "Not yet"),
+            },
+            canWrite && {
+              key: "actions",
+              header: ACTIONS_HEADER,
+              className: "text-right",
+              cell: (r) => (
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate({ scopeId: scope.id, kind: r.kind })}
+                >
+                  <Trash2 className="size-4" aria-hidden /> Remove rule
+                </Button>
+              ),
+            },
+          ]}
+        />
         {canWrite && (
           <form className="flex flex-wrap items-end gap-3" onSubmit={runPreview}>
             <Field label="Kind">

@@ -6,7 +6,8 @@ import type { ReactNode } from "react";
 import { useCan } from "@/components/layout/current-user";
 import { Callout } from "@/components/ui/callout";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState } from "@/components/ui/states";
 import { ScopeSwitcher } from "./scope-switcher";
 import type { ScopeItem } from "./types";
 import { useMemoryScope } from "./use-memory-scope";
@@ -54,28 +55,28 @@ export function ScopedPage({
           {scope && `Showing “${scope.name}” instead.`}
         </Callout>
       )}
-      {scopes.isPending ? (
-        <LoadingRows label={loadingLabel} />
-      ) : scopes.isError ? (
-        <ErrorState error={scopes.error} retry={() => scopes.refetch()} />
-      ) : scopes.data.length === 0 ? (
-        <EmptyState
-          title="No scopes yet"
-          icon={<FolderTree className="size-8" />}
-          action={
-            canCreate && (
-              <Link href="/memory/scopes?new=1" className="font-medium text-accent underline underline-offset-2">
-                Create a scope
-              </Link>
-            )
-          }
-        >
-          Every memory, thread and proposal lives in a scope: an exclusive partition, such as one per team or project.
-          {!canCreate && " Creating one needs the curator role."}
-        </EmptyState>
-      ) : scope ? (
-        children(scope)
-      ) : null}
+      <QueryView
+        query={scopes}
+        loadingLabel={loadingLabel}
+        empty={
+          <EmptyState
+            title="No scopes yet"
+            icon={<FolderTree className="size-8" />}
+            action={
+              canCreate && (
+                <Link href="/memory/scopes?new=1" className="font-medium text-accent underline underline-offset-2">
+                  Create a scope
+                </Link>
+              )
+            }
+          >
+            Every memory, thread and proposal lives in a scope: an exclusive partition, such as one per team or project.
+            {!canCreate && " Creating one needs the curator role."}
+          </EmptyState>
+        }
+      >
+        {() => (scope ? children(scope) : null)}
+      </QueryView>
     </>
   );
 }

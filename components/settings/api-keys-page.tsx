@@ -12,9 +12,8 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { ForbiddenState } from "@/components/ui/forbidden";
 import { PageHeader } from "@/components/ui/page-header";
-import { QueryView } from "@/components/ui/query-view";
 import { MOMENT, RelativeTime } from "@/components/ui/relative-time";
-import { ACTIONS_HEADER, RowsTable } from "@/components/ui/rows-table";
+import { ACTIONS_HEADER, QueryTable } from "@/components/ui/rows-table";
 import { EmptyState } from "@/components/ui/states";
 import { errorMessage } from "@/components/ui/use-error";
 import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/universal/roles";
@@ -52,7 +51,7 @@ export function ApiKeysPage() {
           </Button>
         }
       />
-      <QueryView
+      <QueryTable
         query={keys}
         loadingLabel="Loading API keys"
         empty={
@@ -60,44 +59,38 @@ export function ApiKeysPage() {
             Create one for each script or pipeline, so each can be revoked on its own.
           </EmptyState>
         }
-      >
-        {(data) => (
-          <RowsTable
-            label="API keys"
-            rowTestId="api-key-row"
-            rows={data}
-            columns={[
-              { key: "name", header: "Name", className: "font-medium", cell: (k) => k.name },
-              { key: "role", header: "Role", cell: (k) => k.role },
-              { key: "key", header: "Key", cell: (k) => <code className="font-mono text-xs">{k.prefix}</code> },
-              {
-                key: "created",
-                header: "Created",
-                className: MOMENT,
-                cell: (k) => (
-                  <>
-                    <RelativeTime at={k.createdAt} />
-                    {k.createdBy ? ` by ${k.createdBy.email}` : ""}
-                  </>
-                ),
-              },
-              { key: "used", header: "Last used", className: MOMENT, cell: (k) => <RelativeTime at={k.lastUsedAt} /> },
-              { key: "status", header: "Status", cell: (k) => <CredentialStatus revokedAt={k.revokedAt} /> },
-              {
-                key: "actions",
-                header: ACTIONS_HEADER,
-                className: "text-right",
-                cell: (k) =>
-                  !k.revokedAt && (
-                    <Button size="sm" variant="ghost" aria-label={`Revoke ${k.name}`} onClick={() => revoking.ask(k)}>
-                      Revoke
-                    </Button>
-                  ),
-              },
-            ]}
-          />
-        )}
-      </QueryView>
+        label="API keys"
+        rowTestId="api-key-row"
+        columns={[
+          { key: "name", header: "Name", className: "font-medium", cell: (k) => k.name },
+          { key: "role", header: "Role", cell: (k) => k.role },
+          { key: "key", header: "Key", cell: (k) => <code className="font-mono text-xs">{k.prefix}</code> },
+          {
+            key: "created",
+            header: "Created",
+            className: MOMENT,
+            cell: (k) => (
+              <>
+                <RelativeTime at={k.createdAt} />
+                {k.createdBy ? ` by ${k.createdBy.email}` : ""}
+              </>
+            ),
+          },
+          { key: "used", header: "Last used", className: MOMENT, cell: (k) => <RelativeTime at={k.lastUsedAt} /> },
+          { key: "status", header: "Status", cell: (k) => <CredentialStatus revokedAt={k.revokedAt} /> },
+          {
+            key: "actions",
+            header: ACTIONS_HEADER,
+            className: "text-right",
+            cell: (k) =>
+              !k.revokedAt && (
+                <Button size="sm" variant="ghost" aria-label={`Revoke ${k.name}`} onClick={() => revoking.ask(k)}>
+                  Revoke
+                </Button>
+              ),
+          },
+        ]}
+      />
       <RevokeDialog {...revoking.dialog} what="API key">
         Requests using it are refused at once. This cannot be undone; create a new key instead.
       </RevokeDialog>

@@ -1,11 +1,10 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { AssignDialog } from "@/components/agents/assign-dialog";
+import { AssignDialog, AssignPicker, useAssignment } from "@/components/agents/assign-dialog";
 import { budgetText } from "@/components/agents/labels";
 import { useTRPC } from "@/components/trpc/client";
-import { Field, Select } from "@/components/ui/field";
 import { formatBytes } from "@/components/ui/format";
 
 /**
@@ -24,26 +23,15 @@ export function AssignToIdentityDialog({
   const [identityId, setIdentityId] = useState("");
   const identities = useQuery(trpc.identities.list.queryOptions({}));
   const holding = useQuery(trpc.identities.list.queryOptions({ sourceId: source.id }));
-  const preview = useQuery({
-    ...trpc.identities.previewAssignment.queryOptions({ identityId, sourceId: source.id }),
-    enabled: Boolean(identityId),
-    staleTime: 0,
+  const { preview, assign, fits, save } = useAssignment({ identityId, sourceId: source.id }, async () => {
+    await queryClient.invalidateQueries({ queryKey: trpc.identities.pathKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.sources.pathKey() });
+    onClose();
   });
-  const assign = useMutation(
-    trpc.identities.assignSource.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.identities.pathKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.sources.pathKey() });
-        onClose();
-      },
-      onError: () => preview.refetch(),
-    }),
-  );
   const held = new Set(holding.data?.map((i) => i.id));
   const available = identities.data?.filter((i) => !held.has(i.id)) ?? [];
   const chosen = available.find((i) => i.id === identityId);
-  const p = preview.data;
-  const canSave = Boolean(p?.fits && !p.alreadyAssigned && chosen) && !assign.isPending;
+  const canSave = fits && Boolean(chosen);
 
   return (
     <AssignDialog
@@ -60,25 +48,21 @@ export function AssignToIdentityDialog({
             : "Every Agent Identity already holds this Source."
       }
       picker={
-        <Field label="Agent Identity">
-          {(props) => (
-            <Select
-              {...props}
-              value={identityId}
-              onChange={(e) => {
-                assign.reset();
-                setIdentityId(e.target.value);
-              }}
-            >
-              <option value="">Choose an identity…</option>
-              {available.map((i) => (
-                <option key={i.id} value={i.id}>
-                  {i.name} — {budgetText(i.budget)}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <AssignPicker
+          label="Agent Identity"
+          placeholder="Choose an identity…"
+          value={identityId}
+          onChoose={(id) => {
+            assign.reset();
+            setIdentityId(id);
+          }}
+        >
+          {available.map((i) => (
+            <option key={i.id} value={i.id}>
+              {i.name} — {budgetText(i.budget)}
+            </option>
+          ))}
+        </AssignPicker>
       }
       chosen={chosen ? {} : null}
       preview={preview}
@@ -86,7 +70,7 @@ export function AssignToIdentityDialog({
       overBudget={(p) => `This would take ${chosen?.name} ${formatBytes(p.projected.overByBytes)} over its budget.`}
       assign={assign}
       canSave={canSave}
-      onSubmit={() => assign.mutate({ identityId, sourceId: source.id })}
+      onSubmit={save}
       onClose={onClose}
     />
   );

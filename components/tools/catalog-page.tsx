@@ -18,7 +18,7 @@ import {
   type CompatibilityState,
   NOT_OFFERABLE,
   NOT_OFFERABLE_LABEL,
-} from "@/server/domain/catalog/compatibility";
+} from "@/universal/compatibility";
 import { CatalogTable, type SortDirection, TOOL_SORTS, type ToolSort } from "./catalog-table";
 
 // Names and Sources read naturally A→Z; sizes and dates are most useful largest/newest first.

@@ -5,7 +5,7 @@ import { useCallback } from "react";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Dialog } from "@/components/ui/dialog";
-import { FilterInput } from "@/components/ui/filter-bar";
+import { FilterBar, FilterInput } from "@/components/ui/filter-bar";
 import { EmptyState } from "@/components/ui/states";
 import { useUrlSearch, useUrlState } from "@/components/ui/use-url-state";
 import { ListBody, ListStatus } from "@/components/ui/virtual-list/list-states";
@@ -83,7 +83,7 @@ function CheckChanges({ checkId }: { checkId: string }) {
   );
   return (
     <div className="space-y-2">
-      <search>
+      <FilterBar className="">
         <FilterInput
           id="check-changes-search"
           label="Search changed Tools"
@@ -92,7 +92,7 @@ function CheckChanges({ checkId }: { checkId: string }) {
           onValue={setSearch}
           className="w-full"
         />
-      </search>
+      </FilterBar>
       <ListStatus list={changes} noun={["change", "changes"]} narrowed={narrowed} testId="check-changes-total" />
       <ListBody
         list={changes}

@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import { COMPATIBILITY_LABELS, type CompatibilityState } from "@/server/domain/catalog/compatibility";
+import { COMPATIBILITY_LABELS, type CompatibilityState } from "@/universal/compatibility";
 
 /**
  * A Tool's model-compatibility state. Anything but Compatible means no model is offered

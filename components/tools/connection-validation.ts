@@ -1,4 +1,4 @@
-import { ZCreateMcpConnectionInput } from "@/server/domain/sources/schemas";
+import { ZCreateMcpConnectionInput } from "@/universal/source-schemas";
 
 export type ConnectionField = "name" | "url" | "description" | "headers" | "checkIntervalSeconds";
 
@@ -21,7 +21,7 @@ const LABELS: Record<ConnectionField, string> = {
 
 /**
  * Every problem of an MCP Connection form at once, one plain sentence per field, by the
- * same schema the server applies (server/domain/sources/schemas.ts) plus what a browser
+ * same schema the server applies (universal/source-schemas.ts) plus what a browser
  * can tell about an address. The server still decides: its URL policy (loopback, private
  * ranges) and name uniqueness are checked on save and shown under their fields.
  */

@@ -7,9 +7,8 @@ import { useTRPC } from "@/components/trpc/client";
 import { Card, CardHeader } from "@/components/ui/card";
 import { formatCount, formatDateTime, formatRelative } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/query-view";
-import { ErrorState, LoadingRows } from "@/components/ui/states";
 import { useNow } from "@/components/ui/use-now";
-import { LIMITS } from "@/server/limits";
+import { LIMITS } from "@/universal/limits";
 import type { SourceView } from "./types";
 
 /** The Agent Identities holding this Source, with their budget state: who a failure reaches. */
@@ -100,42 +99,42 @@ export function ChangesSinceLastGood({ source }: { source: SourceView }) {
           ? `Configuration changes since the last good check (${formatRelative(since, now)})`
           : "Configuration changes since it was added"}
       </h2>
-      {events.isPending ? (
-        <LoadingRows rows={2} label="Loading recent changes" />
-      ) : events.isError ? (
-        <ErrorState error={events.error} retry={() => events.refetch()} />
-      ) : rows.length === 0 ? (
-        <p className="text-sm text-muted">
-          None: nobody changed this Source since then, so look at the server’s side first.
-        </p>
-      ) : (
-        <ol className="space-y-2 border-l-2 border-border pl-4">
-          {rows.map((e) => {
-            const details = e.details && typeof e.details === "object" ? (e.details as Record<string, Change>) : {};
-            const lines = e.action.startsWith("source.")
-              ? Object.entries(details).map(([k, v]) => describeChange(k, v))
-              : [];
-            return (
-              <li key={e.id} className="text-sm">
-                <p>
-                  <code className="font-mono text-xs">{e.action}</code> by{" "}
-                  <span className="font-medium">{e.actorLabel}</span>{" "}
-                  <time className="text-muted" dateTime={e.at.toISOString()} title={formatDateTime(e.at)}>
-                    {formatRelative(e.at, now)}
-                  </time>
-                </p>
-                {lines.length > 0 && (
-                  <ul className="mt-0.5 text-xs text-muted [overflow-wrap:anywhere]">
-                    {lines.map((l) => (
-                      <li key={l}>{l}</li>
-                    ))}
-                  </ul>
-                )}
-              </li>
-            );
-          })}
-        </ol>
-      )}
+      <QueryView query={events} loadingRows={2} loadingLabel="Loading recent changes">
+        {() =>
+          rows.length === 0 ? (
+            <p className="text-sm text-muted">
+              None: nobody changed this Source since then, so look at the server’s side first.
+            </p>
+          ) : (
+            <ol className="space-y-2 border-l-2 border-border pl-4">
+              {rows.map((e) => {
+                const details = e.details && typeof e.details === "object" ? (e.details as Record<string, Change>) : {};
+                const lines = e.action.startsWith("source.")
+                  ? Object.entries(details).map(([k, v]) => describeChange(k, v))
+                  : [];
+                return (
+                  <li key={e.id} className="text-sm">
+                    <p>
+                      <code className="font-mono text-xs">{e.action}</code> by{" "}
+                      <span className="font-medium">{e.actorLabel}</span>{" "}
+                      <time className="text-muted" dateTime={e.at.toISOString()} title={formatDateTime(e.at)}>
+                        {formatRelative(e.at, now)}
+                      </time>
+                    </p>
+                    {lines.length > 0 && (
+                      <ul className="mt-0.5 text-xs text-muted [overflow-wrap:anywhere]">
+                        {lines.map((l) => (
+                          <li key={l}>{l}</li>
+                        ))}
+                      </ul>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          )
+        }
+      </QueryView>
       {events.data && events.data.total > rows.length && (
         <Link
           href={`/settings/audit-log?q=${encodeURIComponent(source.name)}`}

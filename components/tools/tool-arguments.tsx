@@ -1,8 +1,8 @@
 import { OctagonAlert } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
-import type { CompatibilityState } from "@/server/domain/catalog/compatibility";
-import { RESERVED_ARGUMENT_PREFIX } from "@/server/limits";
+import type { CompatibilityState } from "@/universal/compatibility";
+import { RESERVED_ARGUMENT_PREFIX } from "@/universal/limits";
 
 interface Argument {
   name: string;

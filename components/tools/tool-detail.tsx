@@ -18,7 +18,7 @@ import { formatBytes, formatCount, formatDateTime, formatRelative } from "@/comp
 import { JsonBlock } from "@/components/ui/json-block";
 import { PageHeader } from "@/components/ui/page-header";
 import { DetailQuery } from "@/components/ui/query-view";
-import { COMPATIBILITY_LABELS } from "@/server/domain/catalog/compatibility";
+import { COMPATIBILITY_LABELS } from "@/universal/compatibility";
 import { CompatibilityBadge } from "./compatibility-badge";
 import { KIND_LABELS } from "./labels";
 import { ToolArguments } from "./tool-arguments";

@@ -5,8 +5,9 @@ import Link from "next/link";
 import { useTRPC } from "@/components/trpc/client";
 import { Badge } from "@/components/ui/badge";
 import { formatCount } from "@/components/ui/format";
-import { ErrorState, LoadingRows } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
 import { Table, Td, Th } from "@/components/ui/table";
+import type { NeighboursView } from "./types";
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
@@ -14,9 +15,14 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 export function ToolNeighbours({ id }: { id: string }) {
   const trpc = useTRPC();
   const view = useQuery(trpc.catalog.neighbours.queryOptions({ id }));
-  if (view.isPending) return <LoadingRows rows={3} label="Comparing with the catalog" />;
-  if (view.isError) return <ErrorState error={view.error} retry={() => view.refetch()} />;
-  const { neighbours, tools, offered } = view.data;
+  return (
+    <QueryView query={view} loadingRows={3} loadingLabel="Comparing with the catalog">
+      {(data) => <Neighbours {...data} />}
+    </QueryView>
+  );
+}
+
+function Neighbours({ neighbours, tools, offered }: NeighboursView) {
   return (
     <div className="space-y-2">
       <p className="text-sm text-muted">

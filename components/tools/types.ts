@@ -10,5 +10,6 @@ export type CheckRow = Outputs["sources"]["checks"]["items"][number];
 export type SourceSurfaceView = Outputs["sources"]["surface"];
 export type SurfaceItemRow = Outputs["sources"]["surfaceItems"]["items"][number];
 export type CatalogTool = Outputs["catalog"]["listTools"]["items"][number];
+export type NeighboursView = Outputs["catalog"]["neighbours"];
 export type ToolDetailView = Outputs["catalog"]["getTool"];
 export type SourceKind = SourceView["kind"];

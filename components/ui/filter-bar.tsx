@@ -5,9 +5,27 @@ import { Button } from "./button";
 import { cn } from "./cn";
 import { Input, Select } from "./field";
 
-/** A list page's filters: a `<search>` landmark holding labelled controls in one wrapping row. */
-export function FilterBar({ className, children }: { className?: string; children: ReactNode }) {
-  return <search className={cn("flex flex-wrap gap-2", className ?? "mb-4")}>{children}</search>;
+/**
+ * A list page's filters: a `<search>` landmark holding labelled controls in one wrapping row,
+ * or, `stacked`, in rows of their own (each child a row).
+ */
+export function FilterBar({
+  className,
+  label,
+  stacked = false,
+  children,
+}: {
+  className?: string;
+  /** The landmark's name, where a page has more than one search. */
+  label?: string;
+  stacked?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <search aria-label={label} className={cn(stacked ? "space-y-3" : "flex flex-wrap gap-2", className ?? "mb-4")}>
+      {children}
+    </search>
+  );
 }
 
 /** A text filter with a label for screen readers (the placeholder says what it searches). */

@@ -18,11 +18,11 @@ export function formatRelative(value: Date | string | null | undefined, now = Da
   return absolute.format(new Date(value));
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(2)} MiB`;
-}
+/**
+ * Sizes in the words the server's messages use (one formatter, universal/format.ts): the
+ * console's own rounding ("512 B", "12 KiB") disagreed with them on the same number.
+ */
+export { fmtSize as formatBytes } from "@/universal/format";
 
 // One formatter: constructing one per call costs more than formatting (lists call this per row).
 const count = new Intl.NumberFormat("en");

@@ -1,5 +1,7 @@
 "use client";
 
+import type { ReactNode } from "react";
+import { type QueryLike, QueryView } from "./query-view";
 import { Table, Td, Th } from "./table";
 import type { Column } from "./virtual-list/virtual-table";
 
@@ -45,5 +47,28 @@ export function RowsTable<T extends { id: string }>({
         ))}
       </tbody>
     </Table>
+  );
+}
+
+/** A query's rows as a RowsTable: loading rows, the error with a retry, `empty`, or the table. */
+export function QueryTable<T extends { id: string }>({
+  query,
+  loadingLabel,
+  loadingRows,
+  empty,
+  ...table
+}: {
+  query: QueryLike<T[]>;
+  loadingLabel: string;
+  loadingRows?: number;
+  empty: ReactNode;
+  label: string;
+  columns: readonly (Column<T> | false)[];
+  rowTestId?: string;
+}) {
+  return (
+    <QueryView query={query} loadingLabel={loadingLabel} loadingRows={loadingRows} empty={empty}>
+      {(rows) => <RowsTable {...table} rows={rows} />}
+    </QueryView>
   );
 }

@@ -5,9 +5,18 @@ import type { Floors, Utterance } from "@/server/domain/tool-selection/selection
 
 const dir = path.resolve(import.meta.dirname, "../fixtures");
 
-/** The gated utterances, or (`holdout`) those written after tuning and never tuned against. */
-export function loadUtterances(set: "tuned" | "holdout" = "tuned"): Utterance[] {
-  const name = set === "holdout" ? "utterances-holdout.json" : "utterances.json";
+const FILES = {
+  tuned: "utterances.json",
+  holdout: "utterances-holdout.json",
+  "untuned-2": "utterances-untuned-2.json",
+} as const;
+
+/**
+ * The gated utterances, or sets never tuned against: `holdout`, written after the first
+ * tuning, and `untuned-2`, written before the second (issue 23).
+ */
+export function loadUtterances(set: keyof typeof FILES = "tuned"): Utterance[] {
+  const name = FILES[set];
   const file = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as {
     utterances: { tool: string; text: string }[];
   };

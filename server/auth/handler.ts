@@ -3,8 +3,11 @@
  * first (per account and client address, in the database), and every body bounded.
  */
 
+import { fmtBytes } from "@/universal/format";
 import { admitClientRegistration } from "../domain/identities/client-registration";
+import { bodyTooLarge } from "../http/body-limits";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
+import { problem, problemOf } from "../http/problem";
 import { LIMITS } from "../limits";
 import { log } from "../log";
 import { type Auth, getAuth } from ".";
@@ -23,8 +26,6 @@ export function isPasswordSignIn(pathname: string): boolean {
   return routedPath(pathname).endsWith("/sign-in/email");
 }
 
-class BodyTooLarge extends Error {}
-
 async function readText(req: Request, limit: number): Promise<string> {
   const reader = req.body?.getReader();
   if (!reader) return "";
@@ -36,7 +37,7 @@ async function readText(req: Request, limit: number): Promise<string> {
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw new BodyTooLarge();
+      throw bodyTooLarge("a request to /api/auth", limit, `more than ${fmtBytes(limit)}`, "AUTH_REQUEST_BODY_BYTES");
     }
     chunks.push(value);
   }
@@ -52,10 +53,6 @@ function emailOf(text: string, contentType: string): string | null {
   } catch {
     return null;
   }
-}
-
-function refusal(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ code, message }, { status, headers });
 }
 
 function waitText(seconds: number): string {
@@ -86,12 +83,9 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   try {
     text = await readText(req, LIMITS.AUTH_REQUEST_BODY_BYTES.value);
   } catch (error) {
-    if (!(error instanceof BodyTooLarge)) throw error;
-    return refusal(
-      413,
-      "REQUEST_BODY_TOO_LARGE",
-      `A sign-in request may be at most ${LIMITS.AUTH_REQUEST_BODY_BYTES.value} bytes.`,
-    );
+    const refusal = problemOf(error);
+    if (!refusal) throw error;
+    return refusal;
   }
   const email = emailOf(text, req.headers.get("content-type") ?? "");
   const address = req.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
@@ -102,7 +96,7 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
       decision.scope === "address"
         ? `Too many failed sign-ins from your address. Try again in ${waitText(decision.retryAfterSeconds)}.`
         : `Too many failed sign-ins for this account. Try again in ${waitText(decision.retryAfterSeconds)}.`;
-    return refusal(429, "SIGN_IN_THROTTLED", message, { "retry-after": String(decision.retryAfterSeconds) });
+    return problem("SIGN_IN_THROTTLED", message, undefined, { "retry-after": String(decision.retryAfterSeconds) });
   }
   const response = await auth.handler(new Request(req.url, { method: "POST", headers: req.headers, body: text }));
   if (response.ok) await refundSignIn(decision);

@@ -10,7 +10,9 @@ import { z } from "zod";
 import type { Actor } from "../actor";
 import { getDb } from "../db";
 import { recordAudit } from "../domain/audit/record";
+import type { ErrorCode } from "../errors";
 import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
+import { problem } from "../http/problem";
 import type { Role } from "../roles";
 import { getAuth, trustedOrigins } from ".";
 import { AUTH_BASE_PATH, CONSENT_PAGE, mayApprove, OPERATOR_ONLY, withChosenIdentity } from "./oauth";
@@ -24,8 +26,8 @@ const ZApproveInput = z.object({
   consent: z.boolean().optional(),
 });
 
-function refuse(status: number, code: string, message: string): Response {
-  return Response.json({ code, message }, { status, headers: { "cache-control": "no-store" } });
+function refuse(code: ErrorCode, message: string): Response {
+  return problem(code, message, undefined, { "cache-control": "no-store" });
 }
 
 /** The query a library step redirected to, when that is our consent page. */
@@ -44,7 +46,7 @@ function alreadyAnswered(given: Outcome | null): Response {
       : given === "approved"
         ? "This request was already approved, in another tab or window: this page granted nothing more. You can close it."
         : "This request is being answered in another tab or window: this page changed nothing.";
-  return refuse(409, "ALREADY_ANSWERED", message);
+  return refuse("ALREADY_ANSWERED", message);
 }
 
 /**
@@ -77,22 +79,22 @@ export async function handleApprove(request: Request): Promise<Response> {
   // Consent is state-changing and cookie-authenticated: only our own pages may post it.
   const origin = request.headers.get("origin");
   if (!origin || !trustedOrigins().includes(origin))
-    return refuse(403, "FORBIDDEN", "Approvals are accepted only from Quartermaster's own consent page.");
+    return refuse("FORBIDDEN", "Approvals are accepted only from Quartermaster's own consent page.");
   const auth = await getAuth();
   const session = await auth.api.getSession({ headers: request.headers });
-  if (!session) return refuse(401, "UNAUTHENTICATED", "Sign in to approve a client.");
+  if (!session) return refuse("UNAUTHENTICATED", "Sign in to approve a client.");
   const user = session.user as typeof session.user & { role?: string; disabledAt?: Date | null };
-  if (user.disabledAt) return refuse(401, "UNAUTHENTICATED", "This account is disabled.");
+  if (user.disabledAt) return refuse("UNAUTHENTICATED", "This account is disabled.");
   let input: z.infer<typeof ZApproveInput>;
   try {
     input = ZApproveInput.parse(await request.json());
   } catch {
-    return refuse(400, "BAD_REQUEST", "Send JSON with oauth_query (the page's query), accept, and identityId.");
+    return refuse("INVALID_INPUT", "Send JSON with oauth_query (the page's query), accept, and identityId.");
   }
   const key = requestKey(input.oauth_query);
   const clientId = new URLSearchParams(input.oauth_query).get("client_id");
   if (!key || !clientId)
-    return refuse(400, "BAD_REQUEST", "oauth_query: not an authorization request (no client_id or code_challenge).");
+    return refuse("INVALID_INPUT", "oauth_query: not an authorization request (no client_id or code_challenge).");
   if (!input.accept) {
     const answer = await answerOnce(key, "denied", user.id);
     if (!answer.first) return alreadyAnswered(answer.given);
@@ -104,26 +106,23 @@ export async function handleApprove(request: Request): Promise<Response> {
       // be tried again. Any other failure keeps the claim: a code may have been issued.
       if (!(error instanceof StepRefused)) throw error;
       await release(key);
-      return refuse(400, "BAD_REQUEST", error.message);
+      return refuse("INVALID_INPUT", error.message);
     }
   }
-  if (!mayApprove(user)) return refuse(403, "FORBIDDEN", OPERATOR_ONLY);
-  if (!input.identityId)
-    return refuse(400, "BAD_REQUEST", "identityId: choose the Agent Identity this client acts as.");
+  if (!mayApprove(user)) return refuse("FORBIDDEN", OPERATOR_ONLY);
+  if (!input.identityId) return refuse("INVALID_INPUT", "identityId: choose the Agent Identity this client acts as.");
   const db = await getDb();
   const identity = await db.agentIdentity.findUnique({
     where: { id: input.identityId },
     select: { id: true, name: true },
   });
-  if (!identity)
-    return refuse(404, "NOT_FOUND", "identityId: no Agent Identity has this id (it may have been deleted).");
+  if (!identity) return refuse("NOT_FOUND", "identityId: no Agent Identity has this id (it may have been deleted).");
 
   // The library finds a grant, then writes one: two approvals of one client at once would
   // both write.
   const inFlight = clientKey(clientId, user.id);
   if (!(await claimInFlight(inFlight, user.id)))
     return refuse(
-      409,
       "CONFLICT",
       "Another tab or window is approving this client for you right now: nothing was approved here. Approve again once it is done.",
     );
@@ -157,7 +156,7 @@ export async function handleApprove(request: Request): Promise<Response> {
     } catch (error) {
       if (!(error instanceof StepRefused)) throw error;
       await release(key);
-      return refuse(400, "BAD_REQUEST", error.message);
+      return refuse("INVALID_INPUT", error.message);
     }
   } finally {
     await release(inFlight);

@@ -5,6 +5,7 @@
  * `procedure(op.role).input(op.input)`, see trpc/operations.ts) calls `op.run` with the
  * parsed input, so a request checks its role once and parses its input once.
  */
+import "server-only";
 import type { z } from "zod";
 import { type Actor, requireRole } from "../actor";
 import type { Role } from "../roles";

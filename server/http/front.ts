@@ -14,6 +14,7 @@ import { LIMITS } from "../limits";
 import { log } from "../log";
 import { type BodyLimit, BoundedIncomingMessage, bodyLimitFor, writeTooLarge } from "./body-limits";
 import { resolveClient } from "./client-address";
+import { problemBody } from "./problem";
 import { REQUEST_PATH_HEADER } from "./request-path";
 import { contentSecurityPolicy, newNonce, securityHeaders } from "./security-headers";
 
@@ -152,11 +153,9 @@ export function createFrontServer(handle: NodeHandler, options: FrontOptions): h
       log.error({ requestId, err: error }, "unhandled request error");
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(
-        JSON.stringify({
-          code: "INTERNAL",
-          message: "Internal error. The server log has details under this request id.",
-          requestId,
-        }),
+        JSON.stringify(
+          problemBody("INTERNAL", "Internal error. The server log has details under this request id.", {}, requestId),
+        ),
       );
     });
   };

@@ -14,7 +14,6 @@ export async function handleMetrics(request: Request): Promise<Response> {
   const actor = key ? await authenticateApiKey(key) : null;
   if (!actor)
     return problem(
-      401,
       "UNAUTHENTICATED",
       "Send an API key as Authorization: Bearer <key> (Settings → API keys in the console).",
       undefined,

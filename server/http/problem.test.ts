@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../errors";
-import { problemBody, problemOf } from "./problem";
+import { problem, problemBody, problemOf } from "./problem";
 
 describe("a plain HTTP problem", () => {
   it("answers a domain refusal with its code's status, and its details", async () => {
@@ -14,6 +14,16 @@ describe("a plain HTTP problem", () => {
     expect(problemOf(new DomainError("SOURCE_PAUSED", "paused"))?.status).toBe(409);
     expect(problemOf(new DomainError("CATALOG_MALFORMED_RESPONSE", "not JSON"))?.status).toBe(400);
     expect(problemOf(new DomainError("TOO_MANY_TOOLS", "many"))?.status).toBe(422);
+  });
+
+  it("takes its status from the one code table, for codes no DomainError carried", async () => {
+    const throttled = problem("SIGN_IN_THROTTLED", "later", undefined, { "retry-after": "8" });
+    expect([throttled.status, throttled.headers.get("retry-after")]).toEqual([429, "8"]);
+    expect(await throttled.json()).toEqual({ code: "SIGN_IN_THROTTLED", message: "later" });
+    expect(problem("ALREADY_ANSWERED", "done").status).toBe(409);
+    expect(problem("METHOD_NOT_ALLOWED", "no").status).toBe(405);
+    // @ts-expect-error: a code outside the table cannot be answered.
+    expect(() => problem("BAD_REQUEST", "?")).toThrow();
   });
 
   it("leaves a crash to its caller, and omits empty details", () => {

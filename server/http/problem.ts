@@ -1,20 +1,21 @@
 /**
- * The one error shape of Quartermaster's plain HTTP endpoints (the SDK Tool Host API, scope
- * files, metrics, body limits): `{ code, message, details?, requestId? }` with the code's
- * HTTP status (universal/error-codes.ts). tRPC and /mcp have their own envelopes (trpc/init.ts,
- * mcp/errors.ts).
+ * The one error shape of Quartermaster's plain HTTP answers (the SDK Tool Host API, scope
+ * files, metrics, /api/auth and the consent page's approve, body limits, cross-site
+ * refusals): `{ code, message, details?, requestId? }` with the code's HTTP status from the
+ * one code table (universal/error-codes.ts), so no answer can carry a code the table does
+ * not document. tRPC and /mcp have their own envelopes (trpc/init.ts, mcp/errors.ts).
  */
-import { isDomainError } from "../errors";
+import { ERROR_CODES, type ErrorCode, isDomainError } from "../errors";
 
 export interface ProblemBody {
-  code: string;
+  code: ErrorCode;
   message: string;
   details?: Record<string, unknown>;
   requestId?: string;
 }
 
 export function problemBody(
-  code: string,
+  code: ErrorCode,
   message: string,
   details?: Record<string, unknown>,
   requestId?: string,
@@ -28,17 +29,16 @@ export function problemBody(
 }
 
 export function problem(
-  status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   details?: Record<string, unknown>,
   headers?: Record<string, string>,
 ): Response {
-  return Response.json(problemBody(code, message, details), { status, headers });
+  return Response.json(problemBody(code, message, details), { status: ERROR_CODES[code].status, headers });
 }
 
 /** A refusal as its problem; null for anything else (a crash, which the caller logs). */
-export function problemOf(error: unknown): Response | null {
-  if (isDomainError(error)) return problem(error.status, error.code, error.message, error.details);
+export function problemOf(error: unknown, headers?: Record<string, string>): Response | null {
+  if (isDomainError(error)) return problem(error.code, error.message, error.details, headers);
   return null;
 }

@@ -16,7 +16,7 @@ import { problem, problemOf } from "./problem";
 async function caller(request: Request): Promise<Actor | Response> {
   const context = await createContext(request.headers);
   if (!context.actor)
-    return problem(401, "UNAUTHENTICATED", context.authProblem ?? "Sign in, or send Authorization: Bearer <API key>.");
+    return problem("UNAUTHENTICATED", context.authProblem ?? "Sign in, or send Authorization: Bearer <API key>.");
   return context.actor;
 }
 
@@ -24,7 +24,7 @@ function failure(error: unknown): Response {
   const refusal = problemOf(error);
   if (refusal) return refusal;
   log.error({ err: error }, "scope file request failed");
-  return problem(500, "INTERNAL", "Internal error. The server log has details under this request's id.");
+  return problem("INTERNAL", "Internal error. The server log has details under this request's id.");
 }
 
 export async function handleScopeExport(request: Request, scopeId: string): Promise<Response> {
@@ -59,7 +59,7 @@ export async function handleScopeExport(request: Request, scopeId: string): Prom
 
 export async function handleScopeImport(request: Request): Promise<Response> {
   if (crossSiteWrite(request))
-    return problem(403, "FORBIDDEN", "Cross-site request refused: the Origin does not match this console.");
+    return problem("FORBIDDEN", "Cross-site request refused: the Origin does not match this console.");
   const actor = await caller(request);
   if (actor instanceof Response) return actor;
   try {

@@ -27,12 +27,11 @@ import { problem, problemOf } from "./problem";
 async function hostFrom(req: Request): Promise<ToolHost | Response> {
   const token = bearerToken(req.headers.get("authorization"));
   if (!token)
-    return problem(401, "UNAUTHENTICATED", "Send the SDK Tool Host's token as Authorization: Bearer <host token>.");
+    return problem("UNAUTHENTICATED", "Send the SDK Tool Host's token as Authorization: Bearer <host token>.");
   const host = await authenticateToolHost(token, hostProcessId(req.headers.get("qm-host-process")));
   return (
     host ??
     problem(
-      401,
       "UNAUTHENTICATED",
       "The host token sent is not valid: it is mistyped, was rotated, or its SDK Tool Host was deleted. Use the token the Source's page showed when it was created or last rotated.",
     )
@@ -81,7 +80,7 @@ function jsonErrors(what: string, handler: (req: Request, host: ToolHost) => Pro
       const requestId = req.headers.get("x-request-id") ?? randomUUID();
       const sourceId = host && !(host instanceof Response) ? host.id : undefined;
       log.error({ err: e, requestId, sourceId }, `tool host ${what} failed`);
-      return problem(500, "INTERNAL", `Internal error (request ${requestId}).`);
+      return problem("INTERNAL", `Internal error (request ${requestId}).`);
     }
   };
 }
@@ -126,7 +125,7 @@ function waitSeconds(params: URLSearchParams, what: string): number | Response {
   const given = params.get("wait");
   const wait = given === null ? maxWait : Number(given);
   if (!Number.isFinite(wait) || wait < 0 || wait > maxWait)
-    return problem(400, "INVALID_INPUT", `wait: seconds to wait for ${what}, from 0 to ${maxWait}.`, { field: "wait" });
+    return problem("INVALID_INPUT", `wait: seconds to wait for ${what}, from 0 to ${maxWait}.`, { field: "wait" });
   return wait;
 }
 
@@ -140,7 +139,7 @@ export const handleCollectCalls = jsonErrors("call collection", async (req, host
   const givenMax = params.get("max");
   const max = givenMax === null ? maxCalls : Number(givenMax);
   if (!Number.isInteger(max) || max < 1 || max > maxCalls)
-    return problem(400, "INVALID_INPUT", `max: most calls to hand over at once, from 1 to ${maxCalls}.`, {
+    return problem("INVALID_INPUT", `max: most calls to hand over at once, from 1 to ${maxCalls}.`, {
       field: "max",
     });
   const calls = await collectHostCalls(host, wait * 1000, req.signal, max);
@@ -172,7 +171,7 @@ const ENDPOINTS =
 /** Any other method on an endpoint: 405 with the methods it takes. */
 export function methodNotAllowed(allow: string) {
   return async (req: Request): Promise<Response> => {
-    const res = problem(405, "METHOD_NOT_ALLOWED", `${req.method} is not supported here; use ${allow}.`);
+    const res = problem("METHOD_NOT_ALLOWED", `${req.method} is not supported here; use ${allow}.`);
     res.headers.set("allow", allow);
     return res;
   };
@@ -181,7 +180,6 @@ export function methodNotAllowed(allow: string) {
 /** A path under /api/v1/tool-hosts/ that is not an endpoint. */
 export async function unknownEndpoint(req: Request): Promise<Response> {
   return problem(
-    404,
     "NOT_FOUND",
     `${new URL(req.url).pathname} is not an endpoint; the SDK Tool Host API has ${ENDPOINTS}.`,
   );

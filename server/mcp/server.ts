@@ -12,9 +12,9 @@ import { callOfferedTool } from "../domain/agent-tools/call";
 import { cancelRequest, requestKey } from "../domain/agent-tools/host-calls";
 import type { ProgressUpdate } from "../domain/agent-tools/host-progress";
 import { instructionsFor } from "../domain/agent-tools/instructions";
-import { listOfferedTools } from "../domain/agent-tools/list";
+import { listOfferedTools, publishesOutputSchema } from "../domain/agent-tools/list";
 import { type ClientOf, requestClient } from "../domain/agent-tools/mcp-client";
-import { failedCall } from "../domain/agent-tools/result";
+import { failedCall, inTextOnly } from "../domain/agent-tools/result";
 import {
   getSourcePrompt,
   listSourceSurface,
@@ -125,9 +125,13 @@ export async function buildMcpServer(
         observeToolCall(actor, call, async (callId) => {
           if ("result" in forwarded) return forwarded;
           const builtIn = builtInTool(call.name);
-          // What a built-in writes names this call and its client (a memory's provenance).
-          const inCall: AgentActor = { ...agent, call: { id: callId, client: await client() } };
-          if (builtIn) return await runTool(builtIn, call.arguments, { actor: inCall, signal, client });
+          if (builtIn) {
+            // What a built-in writes names this call and its client (a memory's provenance);
+            // one that writes nothing does not wait for a 2025-era token's client to be looked up.
+            const named = builtIn.annotations.readOnlyHint ? null : await client();
+            const inCall: AgentActor = { ...agent, call: { id: callId, client: named } };
+            return await runTool(builtIn, call.arguments, { actor: inCall, signal, client });
+          }
           try {
             return await callOfferedTool(actor, {
               ...call,
@@ -161,6 +165,10 @@ export async function buildMcpServer(
       }
       // The call became a task (started on its Source, or waiting for an approver): its handle is the answer.
       if (answered.task) throw new TaskAnswer(createTaskResult(answered.task, revision));
+      // A direct call of a catalog Tool with its own output schema: a client may check our
+      // error against that schema (a built-in's, and call_tool's, admit it).
+      if (answered.outcome.outcome === "failed" && !builtInTool(name) && (await publishesOutputSchema(actor, name)))
+        answered = inTextOnly(answered);
       // Content blocks pass through as the Source sent them (their limits were checked),
       // in what the client's revision has.
       return toolResultForRevision(answered.result as CallToolResult, revision);

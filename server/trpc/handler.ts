@@ -1,5 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { trustedOrigins } from "../auth";
+import { problem } from "../http/problem";
 import { log } from "../log";
 import { createContext, requestIdOf } from "./context";
 import { appRouter } from "./root";
@@ -22,10 +23,7 @@ export function crossSiteWrite(req: Request): boolean {
 
 export async function handleTrpcRequest(req: Request): Promise<Response> {
   if (crossSiteWrite(req)) {
-    return Response.json(
-      { error: { message: "Cross-site request refused: the Origin does not match this console.", code: "FORBIDDEN" } },
-      { status: 403 },
-    );
+    return problem("FORBIDDEN", "Cross-site request refused: the Origin does not match this console.");
   }
   const requestId = requestIdOf(req.headers);
   const response = await fetchRequestHandler({

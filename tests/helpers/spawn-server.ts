@@ -35,6 +35,8 @@ export async function stopProcess(child: ChildProcess, exited: Promise<unknown>,
 export interface SpawnedServer {
   url: string;
   pid: number;
+  /** Its QM_DATA_DIR (the demo's admin credentials are written there). */
+  dataDir: string;
   child: ChildProcess;
   /** What the process wrote to stdout and stderr so far. */
   output(): string;
@@ -59,6 +61,8 @@ export interface SpawnOptions {
   baseUrl?: string;
   /** Remove the data folder as soon as the process exits (else on stop()). */
   removeDataOnExit?: boolean;
+  /** Leader of a process group of its own (a signal to the runner's group does not reach it). */
+  ownProcessGroup?: boolean;
 }
 
 export async function spawnServer(options: SpawnOptions): Promise<SpawnedServer> {
@@ -81,6 +85,7 @@ export async function spawnServer(options: SpawnOptions): Promise<SpawnedServer>
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
+      detached: options.ownProcessGroup ?? false,
     },
   );
   let out = "";
@@ -100,6 +105,7 @@ export async function spawnServer(options: SpawnOptions): Promise<SpawnedServer>
   return {
     url,
     pid: child.pid ?? 0,
+    dataDir,
     child,
     output: () => out,
     exited,

@@ -41,6 +41,11 @@ describe("cookie-authenticated writes behind a proxy", () => {
     // A page on a rebound DNS name sends its own name as both Origin and Host.
     const rebound = await createKey("rebound", { origin: "http://evil.example:8443", host: "evil.example:8443" });
     expect(rebound.status).toBe(403);
+    // In the plain HTTP error shape every other refusal outside tRPC and /mcp has.
+    expect(rebound.body).toEqual({
+      code: "FORBIDDEN",
+      message: "Cross-site request refused: the Origin does not match this console.",
+    });
     const forged = await createKey("forged", {
       origin: "https://evil.example",
       host: PUBLIC.host,

@@ -138,4 +138,55 @@ describe("a Tool error", () => {
       ["refuse", "is_error", null],
     ]);
   });
+
+  it("from a catalog Tool with its own output schema reaches a 1.x client, which checks errors against that schema", async () => {
+    // The Source's own shape, listed as published: closed, with a member an error never has.
+    const outputSchema = {
+      type: "object",
+      properties: { total: { type: "number" } },
+      required: ["total"],
+      additionalProperties: false,
+    };
+    const server = await startSdkServer({
+      catalog: () => ["tally", "overflow"].map((n) => simpleTool(n, { inputSchema: { type: "object" }, outputSchema })),
+      onCall: (name) =>
+        name === "overflow"
+          ? {
+              content: Array.from({ length: 40 }, (_, i) => ({ type: "text", text: `${i}` })),
+              structuredContent: { total: 40 },
+            }
+          : { content: [{ type: "text", text: '{"total":3}' }], structuredContent: { total: 3 } },
+    });
+    closers.push(server.close);
+    const { api, source } = await connectionTo(server.url);
+    expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
+    const made = await api.identities.create({ name: `errors-schema-${Date.now()}` });
+    await api.identities.assignSource({ identityId: made.id, sourceId: source.id });
+    const { value: token } = await api.identities.createToken({ identityId: made.id, name: "t" });
+
+    for (const client of [await connect(token), await connectV1(token)]) {
+      // Called directly, the failure is in its text: the client would refuse `{ error }` under this schema.
+      const flood = (await client.callTool({ name: "overflow", arguments: {} })) as CallToolResult;
+      expect(flood.isError).toBe(true);
+      expect((flood.content[0] as { text: string }).text).toMatch(/^TOOL_RESULT_TOO_MANY_TEXT_BLOCKS: /);
+      expect(flood.structuredContent).toBeUndefined();
+      // Through call_tool (no output schema of its own) it carries structuredContent.error as ever.
+      const forwarded = (await client.callTool({
+        name: "call_tool",
+        arguments: { name: "overflow", arguments: {} },
+      })) as CallToolResult;
+      expect(errorOf(forwarded)).toMatchObject({ code: "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS", measured: 40 });
+      expect((await client.callTool({ name: "tally", arguments: {} })).structuredContent).toEqual({ total: 3 });
+    }
+    // The call log keeps the code either way: the outcome travels beside the result.
+    expect((await rowsOf(made.id)).map((r) => [r.toolName, r.outcome, r.failureCode])).toEqual(
+      Array(2)
+        .fill([
+          ["overflow", "failed", "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS"],
+          ["overflow", "failed", "TOOL_RESULT_TOO_MANY_TEXT_BLOCKS"],
+          ["tally", "ok", null],
+        ])
+        .flat(),
+    );
+  });
 });

@@ -59,6 +59,30 @@ describe("find_tools' per-Source index", () => {
     }
   });
 
+  it("moves near-copies below a different Tool across Sources, as one index over all of them would", async () => {
+    const song = (name: string, description: string) => ({
+      name,
+      description,
+      inputSchema: { type: "object", properties: { artist: { type: "string" }, song: { type: "string" } } },
+    });
+    const a = await hostWith([
+      song("play_song", "Play a song by an artist on a speaker."),
+      song("play_song_2", "Play a song by an artist on a device."),
+    ]);
+    const b = await hostWith([
+      song("play_song_3", "Play a song by an artist on a player."),
+      song("lookup_songs", "Look up the songs of an artist, a genre or a year."),
+    ]);
+    const { identity } = await identityHolding(a.source.id, b.source.id);
+    const whole = new ToolIndex(await loadTools(heldToolsWhere(identity.id)));
+    const expected = ["play_song", "lookup_songs", "play_song_2", "play_song_3"];
+    expect(whole.search("songs by an artist").map((r) => whole.tools[r.index]?.nativeName)).toEqual(expected);
+    expect(await names(identity.id, "songs by an artist")).toEqual(expected);
+    // The copies scored higher than lookup_songs: only their likeness moved them.
+    const ranked = await rankHeldTools(identity.id, "songs by an artist", 10);
+    expect(ranked.tools[2]?.score).toBeGreaterThan(ranked.tools[1]?.score as number);
+  });
+
   it("sees a publication and an unassignment on the next search", async () => {
     const a = await hostWith([tool("lookup_customer", "Find a customer by email.")]);
     const b = await hostWith([tool("lookup_order", "Find an order by number.")]);

@@ -21,7 +21,7 @@ import { effectivePolicy } from "../call-policies/policy";
 import { isModernRevision } from "../catalog/protocol-revision";
 import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
-import { HeadersUnreadable, openHeaders } from "../sources/headers";
+import { openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { storableCopy } from "../storable-text";
 import { checkToolArguments } from "./argument-check";
@@ -288,12 +288,7 @@ export async function recordProtocolVersion(sourceId: string, protocolVersion: s
 }
 
 export function openSourceHeaders(source: { id: string; encryptedHeaders: string | null }): Record<string, string> {
-  try {
-    return openHeaders(source);
-  } catch (error) {
-    if (error instanceof HeadersUnreadable) throw new DomainError("SOURCE_UNREACHABLE", error.message);
-    throw error;
-  }
+  return openHeaders(source, "SOURCE_UNREACHABLE");
 }
 
 type TaskSupport = "required" | "optional" | "forbidden";

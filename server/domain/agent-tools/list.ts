@@ -14,6 +14,7 @@ import { heldToolsWhere } from "../identities/holdings";
 import { decodeOffsetCursor, nextOffsetCursor } from "../paging";
 import { planListing } from "./exposure";
 import { servedIdentity } from "./identity";
+import { routed } from "./route-cache";
 
 export interface OfferedTool {
   name: string;
@@ -68,11 +69,10 @@ export async function listOfferedTools(
       db.tool.count({ where }),
     ]);
   }
-  const stored = await db.toolDefinition.findMany({
-    where: { hash: { in: [...new Set(rows.map((r) => r.definitionHash))] } },
-    select: { hash: true, definition: true },
-  });
-  const definitions = new Map(stored.map((d) => [d.hash, JSON.parse(d.definition) as Record<string, unknown>]));
+  const texts = await definitionTexts(rows.map((r) => r.definitionHash));
+  // Parsed per listing: each answer gets objects of its own.
+  const definitions = new Map<string, Record<string, unknown>>();
+  for (const [hash, text] of texts) definitions.set(hash, JSON.parse(text) as Record<string, unknown>);
   const tools = rows.map((row): OfferedTool => {
     const definition = definitions.get(row.definitionHash);
     // Publication writes a definition before its Tool and the sweep spares referenced ones.
@@ -86,4 +86,65 @@ export async function listOfferedTools(
     };
   });
   return { tools, nextCursor: nextOffsetCursor(offset, rows.length, total) };
+}
+
+/**
+ * Definitions never change under their hash, so their text is kept once read: reading 500 of
+ * them cost most of a listing's time. Bounded by characters; past it, the oldest go.
+ */
+const definitionCache = new Map<string, string>();
+let cachedChars = 0;
+const MOST_CACHED_CHARS = 32 * 1024 * 1024;
+
+async function definitionTexts(hashes: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const missing = new Set<string>();
+  for (const hash of hashes) {
+    const text = definitionCache.get(hash);
+    if (text === undefined) missing.add(hash);
+    else found.set(hash, text);
+  }
+  if (!missing.size) return found;
+  const db = await getDb();
+  const stored = await db.toolDefinition.findMany({
+    where: { hash: { in: [...missing] } },
+    select: { hash: true, definition: true },
+  });
+  for (const { hash, definition } of stored) {
+    found.set(hash, definition);
+    if (definitionCache.has(hash)) continue;
+    definitionCache.set(hash, definition);
+    cachedChars += definition.length;
+    for (const [oldest, text] of definitionCache) {
+      if (cachedChars <= MOST_CACHED_CHARS) break;
+      definitionCache.delete(oldest);
+      cachedChars -= text.length;
+    }
+  }
+  return found;
+}
+
+/**
+ * Whether the catalog Tool offered under `name` publishes an outputSchema. Clients on the
+ * 1.x TypeScript SDK check structuredContent against it even on an isError result, and it is
+ * listed as its Source published it (which rarely admits `{ error }`): a failure of such a
+ * Tool reaches them in text only (docs/decisions/0097).
+ */
+export async function publishesOutputSchema(actor: Actor, name: string): Promise<boolean> {
+  const identity = await routed(`identity\0${actor.kind === "agent" ? actor.identityId : ""}`, () =>
+    servedIdentity(actor),
+  );
+  return routed(`output-schema\0${identity.id}\0${name}`, async () => {
+    const db = await getDb();
+    const tool = await db.tool.findFirst({
+      where: { ...heldToolsWhere(identity.id), modelFacingName: name },
+      select: { definitionHash: true },
+    });
+    if (!tool) return false;
+    const stored = await db.toolDefinition.findUnique({
+      where: { hash: tool.definitionHash },
+      select: { definition: true },
+    });
+    return !!stored && isRecord((JSON.parse(stored.definition) as Record<string, unknown>).outputSchema);
+  });
 }

@@ -129,6 +129,16 @@ export function failedCall(code: string, message: string, details: Record<string
   };
 }
 
+/**
+ * A failure for a client that checks structuredContent against an output schema the error
+ * does not fit (a catalog Tool's, listed as published): the code stays first in the text,
+ * and the outcome beside it is unchanged.
+ */
+export function inTextOnly(dispatched: Dispatched): Dispatched {
+  const { structuredContent: _error, ...result } = dispatched.result;
+  return { ...dispatched, result };
+}
+
 export function failedResult(failure: ToolCallFailure): Dispatched {
   return failedCall(failure.code, failure.message, failure.details);
 }

@@ -7,13 +7,13 @@ import { getDb } from "../../db";
 import { type CheckFailure, DomainError, isCheckFailure, notFound } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
-import { HeadersUnreadable, openHeaders } from "../sources/headers";
+import { openHeaders } from "../sources/headers";
 import { loadUrlPolicy } from "../sources/network-policy";
 import { DefinitionStager } from "./definitions";
 import { internalCheckFailure } from "./failures";
 import { type ListProgress, listMcpCatalog } from "./mcp-lister";
 import { observeCatalogCheck } from "./observe-check";
-import { publishCatalog, readCatalog, SourceGone } from "./publish";
+import { publishCatalog, readCatalog } from "./publish";
 import { fixPromptPrefix, recordSurface } from "./surface";
 
 export type CheckTriggerKind = "schedule" | "manual" | "create";
@@ -81,7 +81,7 @@ async function checkSource(
   };
 
   try {
-    const headers = openHeaders(source);
+    const headers = openHeaders(source, "CATALOG_CHECK_FAILED");
     const { allowLinkLocal } = await loadUrlPolicy();
     // Read while the server answers the first requests; publication reuses it if still current.
     const snapshot = readCatalog(db, sourceId);
@@ -141,16 +141,12 @@ async function checkSource(
       bytes: progress.bytes,
     };
   } catch (error) {
-    if (
-      error instanceof SourceGone ||
-      !(await db.source.findUnique({ where: { id: sourceId }, select: { id: true } }))
-    ) {
+    if (!(await db.source.findUnique({ where: { id: sourceId }, select: { id: true } }))) {
       // Deleted while it was being checked: its checks went with it; nothing to record.
       return { checkId: check.id, status: "cancelled", added: 0, removed: 0, changed: 0, ...last };
     }
     let failure: CheckFailure;
     if (isCheckFailure(error)) failure = error;
-    else if (error instanceof HeadersUnreadable) failure = new DomainError("CATALOG_CHECK_FAILED", error.message);
     else if (options.signal?.aborted) {
       const reason = options.signal.reason;
       failure = new DomainError(

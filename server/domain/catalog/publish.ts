@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { getDb } from "../../db";
 import { type BulkColumn, bulkInsert, bulkUpdate, deleteByIds, recordset } from "../../db/bulk";
 import type { Tx } from "../../db/types";
+import { notFound } from "../../errors";
 import { announce } from "../../events";
 import { sha256 } from "./canonical";
 import { type Compatibility, evaluateCompatibility } from "./compatibility";
@@ -100,10 +101,6 @@ export interface PublishResult {
   toolCount: number;
 }
 
-export class SourceGone extends Error {
-  override readonly name = "SourceGone";
-}
-
 const TX_OPTIONS = { timeout: 120_000, maxWait: 30_000 } as const;
 
 const TOOL_COLUMNS: BulkColumn[] = [
@@ -158,7 +155,8 @@ async function publishOnce(
            "createdByType", "createdById", "createdByLabel"
     FROM source WHERE id = ${sourceId} FOR UPDATE`;
   const source = locked[0];
-  if (!source) throw new SourceGone(sourceId);
+  // Deleted while it was checked: the check sees it gone and records nothing.
+  if (!source) throw notFound("The Source");
   const fingerprint = catalogFingerprint(tools);
   // A Source's first successful catalog is approved as its creator's, even an empty one.
   const baseline = source.reviewBaselineAt === null;

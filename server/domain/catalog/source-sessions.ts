@@ -70,8 +70,29 @@ let sweeper: NodeJS.Timeout | undefined;
 /** Counters for tests and the bench: sessions opened since start, by Source. */
 export const sessionStats = { opened: new Map<string, number>() };
 
+/**
+ * Keys already hashed, by the headers' object: opened headers are one frozen object per
+ * sealed text (sources/headers.ts), so a call finds its key without hashing them again.
+ * Headers not frozen (a test's, say) could change under the same object: hashed each time.
+ */
+const keysByHeaders = new WeakMap<object, Map<string, string>>();
+
 function poolKey(target: SourceTarget): string {
-  return connectionKey([target.url, target.headers, target.allowLinkLocal, target.responseBytes]);
+  const parts = [target.url, target.headers, target.allowLinkLocal, target.responseBytes];
+  if (!Object.isFrozen(target.headers)) return connectionKey(parts);
+  let keys = keysByHeaders.get(target.headers);
+  if (!keys) {
+    keys = new Map();
+    keysByHeaders.set(target.headers, keys);
+  }
+  const by = `${target.url}\0${target.allowLinkLocal}\0${target.responseBytes}`;
+  let key = keys.get(by);
+  if (!key) {
+    if (keys.size >= 100) keys.clear();
+    key = connectionKey(parts);
+    keys.set(by, key);
+  }
+  return key;
 }
 
 /**

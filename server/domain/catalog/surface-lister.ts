@@ -6,7 +6,7 @@
  * does not offer is `not_offered`, one it answers with an error is `failed` with the reason,
  * one that passes a limit is `truncated` after the items that fit.
  */
-import { fmt, fmtBytes } from "@/universal/format";
+import { fmt, fmtBytes, utf8Bytes } from "@/universal/format";
 import { type CheckFailure, DomainError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { storableCopy } from "../storable-text";
@@ -96,8 +96,6 @@ function itemOf(kind: SurfaceKind, raw: unknown, where: string): SurfaceItem {
     definition: JSON.stringify(raw),
   };
 }
-
-const utf8Bytes = (s: string) => Buffer.byteLength(s, "utf8");
 
 export interface SurfaceOptions {
   /** What the server said it offers (`initialize` or `server/discover`). */

@@ -4,7 +4,7 @@
  * vector leg is on, embedding memories written since the last round; and the scopes'
  * retention rules (retention.ts), at most once a minute per instance.
  */
-import { getDb } from "../../db";
+import { database, getDb } from "../../db";
 import { INSTANCE_ID } from "../../instance";
 import { claimDue, holdLease } from "../../jobs/lease";
 import { INSTANCE_LIMITS } from "../../limits";
@@ -14,6 +14,7 @@ import { embeddingsProvider, embedPending } from "./embeddings";
 import { sweepLinkEvidence } from "./link-evidence";
 import { applyRetention } from "./retention";
 import { backfillScreening } from "./screening-backfill";
+import { refreshSearchStatistics } from "./statistics";
 
 /**
  * Short and renewed by a heartbeat while the pass runs, so the scopes of an instance that
@@ -52,7 +53,8 @@ let lastEvidenceSweep = 0;
 
 /**
  * Housekeeping that must not cost a round its passes: the screening backfill (a batch a
- * round, until done) and the link evidence's sweep.
+ * round, until done), the embedded database's search statistics (statistics.ts) and the link
+ * evidence's sweep.
  */
 async function upkeep(): Promise<void> {
   try {
@@ -60,6 +62,14 @@ async function upkeep(): Promise<void> {
   } catch (error) {
     log.warn({ err: error }, "screening memories written before screening failed; the next round tries again");
   }
+  // PostgreSQL's autovacuum keeps its statistics; the embedded database has none to do it.
+  if ((await database()).kind === "embedded")
+    try {
+      const analyzed = await refreshSearchStatistics();
+      if (analyzed.length) log.info({ tables: analyzed }, "memory search statistics refreshed");
+    } catch (error) {
+      log.warn({ err: error }, "refreshing memory search statistics failed; the next round tries again");
+    }
   if (Date.now() - lastEvidenceSweep < EVIDENCE_SWEEP_MS) return;
   lastEvidenceSweep = Date.now();
   try {

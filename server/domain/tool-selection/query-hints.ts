@@ -1,7 +1,8 @@
 /**
  * What a request implies beyond its own words, for find_tools only: a question word says
  * what kind of answer is wanted ("when" → a date), a currency or a unit says what is being
- * converted. Added to the request's terms at a lower weight, never to a Tool's, so they
+ * converted, a written date or time of day ("2023-03-10", "next Tuesday", "7 pm") says the
+ * Tool takes one. Added to the request's terms at a lower weight, never to a Tool's, so they
  * lift Tools that speak of dates, currencies or units without changing what two Tools share.
  */
 import { terms, words } from "./text";
@@ -103,6 +104,16 @@ for (const [keys, implied] of HINTS)
     else SINGLE.set(key, implied);
   }
 
+const MONTHS =
+  "january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec";
+const DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|weekend";
+/** A calendar date written out: 2023-03-10, 10/3/2023, 2023.10.1, "March 1st", "next Tuesday". */
+const DATE = new RegExp(
+  `\\b(\\d{4}[-./]\\d{1,2}[-./]\\d{1,2}|\\d{1,2}[-./]\\d{1,2}[-./]\\d{2,4}|(${MONTHS})\\.? \\d{1,2}(st|nd|rd|th)?|\\d{1,2}(st|nd|rd|th)? (of )?(${MONTHS})|${DAYS})\\b`,
+);
+/** A time of day: 19:30, 7 pm, 5:30pm. */
+const TIME = /\b(\d{1,2}:\d{2}|\d{1,2} ?(am|pm))\b/;
+
 const RAW = /[\p{L}\p{N}$€£¥]+|[$€£¥]/gu;
 
 /** The terms a request implies, each once. */
@@ -114,6 +125,9 @@ export function impliedTerms(text: string): string[] {
     const hint = SINGLE.get(match[0]);
     if (hint) for (const t of terms(hint)) implied.add(t);
   }
+  // A date or a time of day written out asks for a Tool that takes one.
+  if (DATE.test(lower)) for (const t of terms("date")) implied.add(t);
+  if (TIME.test(lower)) for (const t of terms("time")) implied.add(t);
   // A word already in the request counts there, in full.
   for (const t of words(text)) implied.delete(t);
   return [...implied];

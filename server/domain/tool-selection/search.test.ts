@@ -31,6 +31,15 @@ describe("find_tools' search", () => {
     expect(impliedTerms("When did it happen?")).toEqual(expect.arrayContaining(terms("date time")));
     expect(impliedTerms("20000 Japanese Yen in USD")).toEqual(expect.arrayContaining(terms("currency")));
     expect(impliedTerms("How many ounces in 2 pounds")).toEqual(expect.arrayContaining(terms("unit")));
+    for (const dated of [
+      "rain in Oslo on 2023-03-10?",
+      "rain in Oslo on the 2nd of March",
+      "rain in Oslo next Tuesday",
+    ])
+      expect(impliedTerms(dated), dated).toEqual(terms("date"));
+    expect(impliedTerms("a table for two at 7 pm")).toEqual(terms("time"));
+    // "may" is a month only beside a day.
+    expect(impliedTerms("May I book a table?")).toEqual([]);
     const index = new ToolIndex([
       { name: "convert_currency", description: "Convert an amount from one currency to another." },
       { name: "convert_length", description: "Convert an amount between units of length." },
@@ -60,5 +69,25 @@ describe("find_tools' search", () => {
     const index = new ToolIndex([{ name: "send_email", description: "Send an email." }]);
     expect(names(index, `${"please ".repeat(300)}send an email`)).toEqual(["send_email"]);
     expect(index.search("translate a poem")).toEqual([]);
+  });
+
+  it("moves near-copies of a better match below a different Tool, so one thing does not fill the answer", () => {
+    const play = (name: string, where: string) => ({
+      name,
+      description: `Play a song by an artist on ${where}.`,
+      inputSchema: { type: "object", properties: { artist: { type: "string" }, song: { type: "string" } } },
+    });
+    const index = new ToolIndex([
+      play("play_song", "a speaker"),
+      play("play_song_2", "a device"),
+      play("play_song_3", "a player"),
+      { name: "lookup_songs", description: "Look up the songs of an artist, a genre or a year." },
+    ]);
+    expect(names(index, "songs by an artist")).toEqual(["play_song", "lookup_songs", "play_song_2", "play_song_3"]);
+    // Asking for fewer gives the first of the same order.
+    expect(index.search("songs by an artist", 2).map((r) => index.tools[r.index]?.name)).toEqual([
+      "play_song",
+      "lookup_songs",
+    ]);
   });
 });

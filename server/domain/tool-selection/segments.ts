@@ -12,6 +12,8 @@ import { log } from "../../log";
 import { routed } from "../agent-tools/route-cache";
 import { catalogVersionOf, VERSION_SELECT } from "../catalog/version";
 import { heldToolsWhere } from "../identities/holdings";
+import { combinedStats } from "./bm25";
+import { DIVERSITY_POOL, diversify } from "./diversify";
 import { type IndexedTool, loadTools } from "./indexes";
 import { SearchLegs, scoreRequest } from "./search-legs";
 import { weightedTerms } from "./tool-text";
@@ -145,6 +147,10 @@ export interface Found {
   score: number;
 }
 
+interface Scored extends Found {
+  bag: Map<string, number>;
+}
+
 /**
  * The held Tools best matching a request, best first (ties by name), those scoring at least
  * `cutoff` of the best counted in `total`; a Tool named exactly what was asked comes first.
@@ -183,27 +189,34 @@ export async function searchHeldTools(
         exact = { tool: segment.tools[i] as IndexedTool, score };
     }
   });
-  // Best first, then by name; kept to `limit` while scanning (an identity may hold 15,000).
-  const before = (a: Found, b: Found) =>
+  // Best first, then by name; the best `pool` kept while scanning (an identity may hold
+  // 15,000), then near-copies of a better match moved down (diversify.ts) before the cutoff.
+  const pool = Math.max(limit, DIVERSITY_POOL);
+  const before = (a: Scored, b: Scored) =>
     Math.abs(b.score - a.score) > 1e-12 ? a.score > b.score : a.tool.name < b.tool.name;
-  const top: Found[] = [];
+  const top: Scored[] = [];
   let total = exact ? 1 : 0;
   segments.forEach((segment, s) => {
     const own = scores[s] as Float64Array;
     for (let i = 0; i < own.length; i++) {
       const score = own[i] as number;
       const tool = segment.tools[i] as IndexedTool;
-      if (score <= 0 || score < best * cutoff || tool === exact?.tool) continue;
-      total++;
-      const found = { tool, score };
-      if (top.length === limit && !before(found, top[limit - 1] as Found)) continue;
+      if (score <= 0 || tool === exact?.tool) continue;
+      if (score >= best * cutoff) total++;
+      const found = { tool, score, bag: segment.bags[i] as Map<string, number> };
+      if (top.length === pool && !before(found, top[pool - 1] as Scored)) continue;
       let at = top.length;
-      while (at > 0 && before(found, top[at - 1] as Found)) at--;
+      while (at > 0 && before(found, top[at - 1] as Scored)) at--;
       top.splice(at, 0, found);
-      if (top.length > limit) top.pop();
+      if (top.length > pool) top.pop();
     }
   });
-  let tools = exact ? [exact, ...top].slice(0, limit) : top;
+  const stats = combinedStats(segments.map((s) => s.legs.words));
+  const counts = (f: Scored) => f.score >= best * cutoff;
+  const kept = diversify(top, (f) => f.bag, stats.df, stats.documents, limit, counts)
+    .filter(counts)
+    .map(({ tool, score }) => ({ tool, score }));
+  let tools = exact ? [exact, ...kept].slice(0, limit) : kept.slice(0, limit);
   if (looked.some((l) => l.stale)) {
     // A segment being rebuilt may still name a Tool its Source has since dropped.
     const still = await db.tool.findMany({

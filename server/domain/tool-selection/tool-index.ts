@@ -8,6 +8,7 @@
  * Vectors are sparse (term ids ascending, weights) in typed arrays, and every term has a
  * posting list, so ranking a request touches only the Tools that share a word with it.
  */
+import { DIVERSITY_POOL, diversify } from "./diversify";
 import { SearchLegs, scoreRequest } from "./search-legs";
 import { terms } from "./text";
 import { type ToolText, weightedTerms } from "./tool-text";
@@ -194,12 +195,15 @@ export class ToolIndex<T extends ToolText = ToolText> {
   }
 
   /**
-   * find_tools' ranking: BM25 of the request over the same weighted terms (scores are not
-   * cosines and not capped at 1; only their order and ratios mean anything).
+   * find_tools' ranking: BM25 of the request over the same weighted terms, near-copies of a
+   * better match moved down (diversify.ts). Scores are not cosines and not capped at 1; only
+   * their ratios mean anything, and a near-copy may follow a Tool that scored lower.
    */
   search(text: string, limit = this.tools.length): Ranked[] {
     this.legs ??= this.searchLegs();
-    return this.top(scoreRequest([this.legs], text)[0] as Float64Array, limit, false);
+    const ranked = this.top(scoreRequest([this.legs], text)[0] as Float64Array, Math.max(limit, DIVERSITY_POOL), false);
+    const { df, documents } = this.legs.words.ownStats;
+    return diversify(ranked, (r) => this.bags[r.index] as Map<string, number>, df, documents, limit).slice(0, limit);
   }
 
   /** find_tools' legs over this index's Tools (a Source's segment keeps its own). */

@@ -12,7 +12,7 @@ export const callTool = defineTool({
   name: "call_tool",
   title: "Run by name",
   description:
-    "Run by its exact name, passing its arguments, one you hold that is not in the list you were given; it runs as a direct call would.",
+    "Call (run, invoke) one you hold by its exact name, passing its arguments, even one that is not in the list you were given; it runs as a direct call would.",
   inputSchema: z.object({
     name: z.string().min(1, "name the Tool to run").describe("The exact name."),
     arguments: z

@@ -102,8 +102,23 @@ function listedOutputSchema(output: z.ZodType): Record<string, unknown> {
   };
 }
 
+/**
+ * Built-in definitions never change while the process runs, and converting their zod schemas
+ * cost more than the rest of a tools/list: converted once, and each listing gets its own copy.
+ */
+const listed = new WeakMap<BuiltInTool, ReturnType<typeof toListed>>();
+
 /** The tool as tools/list sends it. */
-export function listedTool(tool: BuiltInTool) {
+export function listedTool(tool: BuiltInTool): ReturnType<typeof toListed> {
+  let known = listed.get(tool);
+  if (!known) {
+    known = toListed(tool);
+    listed.set(tool, known);
+  }
+  return structuredClone(known);
+}
+
+function toListed(tool: BuiltInTool) {
   return {
     name: tool.name,
     title: tool.title,
