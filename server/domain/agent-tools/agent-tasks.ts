@@ -9,7 +9,7 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import type { Actor } from "../../actor";
 import { getDb } from "../../db";
-import { DomainError, isToolCallFailure, jsonRpcErrorOf } from "../../errors";
+import { DomainError, isDomainError, isToolCallFailure, jsonRpcErrorOf } from "../../errors";
 import { LIMITS } from "../../limits";
 import {
   keepApprovedResult,
@@ -179,6 +179,9 @@ export async function agentTaskOutcome(
     const protocol = (error as { cause?: unknown }).cause ?? error;
     if (protocol instanceof ProtocolError)
       return { error: { code: protocol.code, message: sourceMessage(protocol.message).slice(0, 1000) } };
+    // As the call path words it (remote-call.ts): the Source's JSON-RPC error, its code kept.
+    const code = isDomainError(error) && error.code === "SOURCE_CALL_ERROR" ? error.details?.jsonRpcCode : undefined;
+    if (typeof code === "number") return { error: { code, message: (error as Error).message.slice(0, 1000) } };
     if (isToolCallFailure(error)) return { result: failedResult(error).result };
     throw error;
   }
