@@ -156,3 +156,140 @@ export async function startTaskServer(options: { finishMs?: number } = {}): Prom
   const { server, origin } = await listenOnLoopback(handler);
   return { url: `${origin}/mcp`, received, tasks, close: closeWithConnections(server) };
 }
+
+/** What a 2026-07-28 client puts in each request's `_meta` to say it takes tasks (the extension). */
+const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+export interface ModernTaskServer extends TaskServer {
+  /** Each request's headers, in the order received (Mcp-Method and Mcp-Name included). */
+  headers: Record<string, string | string[] | undefined>[];
+}
+
+/**
+ * A loopback MCP server that speaks only 2026-07-28 (server/discover, no initialize, no
+ * session) and runs Tools as tasks through the `io.modelcontextprotocol/tasks` extension:
+ * it advertises the extension, answers a tools/call that declares it in its per-request
+ * capabilities with a CreateTaskResult (`resultType: "task"`, ttlMs, pollIntervalMs) when
+ * the Tool runs as a task, inlines the result in tasks/get once completed, acknowledges
+ * tasks/cancel empty, and has no tasks/result. `slow_report` cannot run without a task: a
+ * call that does not declare the extension gets -32021, as the extension says. `quick_sum`
+ * becomes a task only with `hold: true` (the server decides per request), `plain_echo` never.
+ * `fail: true` makes the task fail with a JSON-RPC error.
+ */
+export async function startModernTaskServer(options: { finishMs?: number } = {}): Promise<ModernTaskServer> {
+  const finishMs = options.finishMs ?? 300;
+  const received: TaskServer["received"] = [];
+  const headers: ModernTaskServer["headers"] = [];
+  const tasks = new Map<string, Task & { error?: { code: number; message: string } }>();
+  const tools = TASK_TOOLS.map(({ execution: _e, ...tool }) => tool);
+  const resultOf = (name: string, args: Record<string, unknown>) => ({
+    content: [{ type: "text", text: `${name} done: ${String(args.topic ?? "")}` }],
+  });
+  const shown = (task: Task & { error?: unknown }) => {
+    const { result, error, ttl, pollInterval, ...rest } = task;
+    return {
+      ...rest,
+      ttlMs: ttl,
+      pollIntervalMs: pollInterval,
+      ...(task.status === "completed" ? { result } : {}),
+      ...(task.status === "failed" ? { error } : {}),
+    };
+  };
+  const answer = (message: { method: string; params?: Record<string, unknown> }) => {
+    const params = message.params ?? {};
+    const meta = params._meta as Record<string, { extensions?: Record<string, unknown> }> | undefined;
+    const declared = Object.hasOwn(meta?.[CLIENT_CAPABILITIES]?.extensions ?? {}, TASKS_EXTENSION);
+    switch (message.method) {
+      case "server/discover":
+        return {
+          result: {
+            resultType: "complete",
+            supportedVersions: ["2026-07-28"],
+            capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
+            serverInfo: { name: "modern-task-server", version: "1" },
+            ttlMs: 0,
+            cacheScope: "private",
+          },
+        };
+      case "tools/list":
+        return { result: { resultType: "complete", tools, ttlMs: 0, cacheScope: "private" } };
+      case "tools/call": {
+        const name = String(params.name);
+        if (!tools.some((t) => t.name === name)) return { error: { code: -32602, message: `Unknown tool ${name}` } };
+        const args = (params.arguments ?? {}) as Record<string, unknown>;
+        const asTask = name === "slow_report" || (name === "quick_sum" && args.hold === true);
+        if (!asTask) return { result: { resultType: "complete", ...resultOf(name, args) } };
+        if (!declared)
+          return {
+            error: {
+              code: -32021,
+              message: "Missing required client capability",
+              data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+            },
+          };
+        const now = new Date().toISOString();
+        const task: Task & { error?: { code: number; message: string } } = {
+          taskId: randomUUID(),
+          status: "working",
+          createdAt: now,
+          lastUpdatedAt: now,
+          ttl: 60_000,
+          pollInterval: 100,
+          result: resultOf(name, args),
+        };
+        tasks.set(task.taskId, task);
+        if (args.hold !== true)
+          setTimeout(() => {
+            if (task.status !== "working") return;
+            task.lastUpdatedAt = new Date().toISOString();
+            if (args.fail === true) {
+              task.status = "failed";
+              task.error = { code: -32603, message: "the report's archive is unreachable" };
+            } else task.status = "completed";
+          }, finishMs).unref();
+        return { result: { resultType: "task", ...shown(task) } };
+      }
+      case "tasks/get":
+      case "tasks/cancel": {
+        if (!declared)
+          return {
+            error: {
+              code: -32021,
+              message: "Missing required client capability",
+              data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+            },
+          };
+        const task = tasks.get(String(params.taskId));
+        if (!task) return { error: { code: -32602, message: "Failed to retrieve task: Task not found" } };
+        if (message.method === "tasks/get") return { result: { resultType: "complete", ...shown(task) } };
+        if (task.status === "working" || task.status === "input_required") {
+          task.status = "cancelled";
+          task.lastUpdatedAt = new Date().toISOString();
+        }
+        return { result: { resultType: "complete" } };
+      }
+      default:
+        return { error: { code: -32601, message: "Method not found" } };
+    }
+  };
+  const handler: http.RequestListener = async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    if (req.method !== "POST") return void res.writeHead(405).end();
+    const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+      id?: number;
+      method: string;
+      params?: Record<string, unknown>;
+    };
+    if (message.id === undefined) return void res.writeHead(202).end();
+    received.push({ method: message.method, params: message.params ?? {} });
+    headers.push(req.headers);
+    const answered = answer(message);
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...answered }));
+  };
+  const { server, origin } = await listenOnLoopback(handler);
+  return { url: `${origin}/mcp`, received, headers, tasks, close: closeWithConnections(server) };
+}

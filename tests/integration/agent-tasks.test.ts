@@ -23,7 +23,13 @@ import { type OtherInstance, startOtherInstance } from "../helpers/instance-proc
 import { agentFor } from "../helpers/mcp-agent";
 import { mcpRoute } from "../helpers/mcp-route";
 import { postMcp } from "../helpers/mcp-rpc";
-import { startTaskServer, TASK_TOOLS, type TaskServer } from "../helpers/task-server";
+import {
+  type ModernTaskServer,
+  startModernTaskServer,
+  startTaskServer,
+  TASK_TOOLS,
+  type TaskServer,
+} from "../helpers/task-server";
 import { usePostgres } from "../helpers/template";
 
 const database = withTestDatabase();
@@ -31,7 +37,10 @@ const route = mcpRoute();
 const EXTENSION = "io.modelcontextprotocol/tasks";
 
 async function taskSource() {
-  const server = await startTaskServer();
+  return sourceOn(await startTaskServer());
+}
+
+async function sourceOn<S extends TaskServer>(server: S) {
   route.closers.push(server.close);
   const { api, source } = await connectionTo(server.url);
   expect((await api.sources.checkNow({ id: source.id })).status).toBe("succeeded");
@@ -556,4 +565,134 @@ describe("tasks at 2026-07-28 (the io.modelcontextprotocol/tasks extension)", ()
       echo.description = description;
     }
   }, 90_000);
+});
+
+describe("tasks on a Source that speaks only 2026-07-28 (its tasks extension; decision 0100)", () => {
+  const CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+  const declared = (params: Record<string, unknown>) =>
+    (params._meta as Record<string, { extensions?: Record<string, unknown> }> | undefined)?.[CAPABILITIES]?.extensions;
+
+  it("runs a task-required Tool as a task on the Source through /mcp at both revisions, polled on another instance to its result; another task is cancelled there", async () => {
+    const { server, source, names } = await sourceOn(await startModernTaskServer());
+    const db = await getDb();
+    expect((await db.source.findUniqueOrThrow({ where: { id: source.id } })).protocolVersion).toBe("2026-07-28");
+    const { token } = await agentFor([source.id]);
+
+    // A 2026-07-28 agent: the call declares the extension to the Source, which answers a task.
+    const created = (
+      await rpc2026(route.url, token, "tools/call", { name: names.slow_report, arguments: { topic: "tides" } })
+    ).result as Record<string, unknown>;
+    expect(created).toMatchObject({ resultType: "task", status: "working" });
+    const handle = created.taskId as string;
+    expect(handle).toMatch(/^qmt1\./);
+    const [call] = server.received.filter((r) => r.method === "tools/call");
+    expect(declared(call?.params ?? {})).toEqual({ [EXTENSION]: {} });
+    expect(call?.params).not.toHaveProperty("task");
+    const own = [...server.tasks.keys()][0] as string;
+    expect(handle).not.toContain(own);
+
+    const elsewhere = await secondUrl();
+    let task: Record<string, unknown> = created;
+    for (let i = 0; task.status === "working" && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      task = (await rpc2026(elsewhere, token, "tasks/get", { taskId: handle })).result as Record<string, unknown>;
+    }
+    expect(task).toMatchObject({
+      taskId: handle,
+      status: "completed",
+      result: { content: [{ type: "text", text: "slow_report done: tides" }] },
+    });
+    // Asked in the extension's words: tasks/get for its own id, named in Mcp-Name, declaring it; never tasks/result.
+    expect(sourceTask(server, "tasks/get")).toContain(own);
+    expect(sourceTask(server, "tasks/result")).toEqual([]);
+    const polls = server.received.flatMap((r, i) => (r.method === "tasks/get" ? [i] : []));
+    for (const i of polls) {
+      expect(server.headers[i]?.["mcp-name"]).toBe(own);
+      expect(declared(server.received[i]?.params ?? {})).toEqual({ [EXTENSION]: {} });
+    }
+
+    // A 2025-11-25 agent (SDK 1.32): its task-augmented call is a task on the Source too, its tasks/result the result.
+    const client = await client132(route.url, token);
+    const created2025 = await client.request(
+      {
+        method: "tools/call",
+        params: { name: names.slow_report, arguments: { topic: "reefs" }, task: { ttl: 60_000 } },
+      },
+      CreateTaskResultSchema,
+    );
+    expect(created2025.task.taskId).toMatch(/^qmt1\./);
+    const other = await client132(elsewhere, token);
+    const result = await other.experimental.tasks.getTaskResult(created2025.task.taskId, CallToolResultSchema);
+    expect(result.content).toEqual([{ type: "text", text: "slow_report done: reefs" }]);
+    // A plain call of it (no task taken): Quartermaster runs the task and answers its result.
+    const plain = await client.callTool({ name: names.slow_report as string, arguments: { topic: "kelp" } });
+    expect(plain.content).toEqual([{ type: "text", text: "slow_report done: kelp" }]);
+    expect(server.tasks.size).toBe(3);
+
+    // Cancelled through the other instance: the Source is told, with its own id, and its task ends cancelled.
+    const held = (await rpc2026(route.url, token, "tools/call", { name: names.quick_sum, arguments: { hold: true } }))
+      .result as Record<string, unknown>;
+    expect(held.resultType).toBe("task");
+    const heldOnSource = [...server.tasks.values()].find((t) => t.status === "working");
+    expect((await rpc2026(elsewhere, token, "tasks/cancel", { taskId: held.taskId as string })).result).toMatchObject({
+      resultType: "complete",
+    });
+    expect(sourceTask(server, "tasks/cancel")).toEqual([heldOnSource?.taskId]);
+    expect(heldOnSource?.status).toBe("cancelled");
+    const after = (await rpc2026(route.url, token, "tasks/get", { taskId: held.taskId as string })).result;
+    expect(after).toMatchObject({ status: "cancelled" });
+    // A 2025 agent's cancel reaches it too.
+    const held2025 = await client.request(
+      { method: "tools/call", params: { name: names.quick_sum, arguments: { hold: true }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    expect((await other.experimental.tasks.cancelTask(held2025.task.taskId)).status).toBe("cancelled");
+    expect(sourceTask(server, "tasks/cancel")).toHaveLength(2);
+    // A Tool the Source runs at once is answered at once, whatever the agent takes.
+    const echo = await rpc2026(route.url, token, "tools/call", { name: names.plain_echo, arguments: { topic: "x" } });
+    expect(echo.result).toMatchObject({ content: [{ type: "text", text: "plain_echo done: x" }] });
+  }, 90_000);
+
+  it("refuses a tampered handle and another identity's before the Source is asked; a failed task's error reaches the agent", async () => {
+    const { server, source, names } = await sourceOn<ModernTaskServer>(await startModernTaskServer({ finishMs: 100 }));
+    const { token } = await agentFor([source.id]);
+    const stranger = await agentFor([source.id]);
+    const held = (await rpc2026(route.url, token, "tools/call", { name: names.quick_sum, arguments: { hold: true } }))
+      .result as Record<string, unknown>;
+    const handle = held.taskId as string;
+    const tampered = `${handle.slice(0, -2)}${handle.endsWith("A") ? "B" : "A"}A`;
+    for (const [who, method, taskId] of [
+      [stranger.token, "tasks/get", handle],
+      [stranger.token, "tasks/cancel", handle],
+      [token, "tasks/get", tampered],
+      [token, "tasks/cancel", tampered],
+      [token, "tasks/get", [...server.tasks.keys()][0] as string],
+    ] as const) {
+      const answer = await rpc2026(route.url, who, method, { taskId });
+      expect(answer.error?.code).toBe(-32602);
+      expect(answer.error?.message).toMatch(/TASK_HANDLE_INVALID/);
+    }
+    expect(server.received.filter((r) => r.method.startsWith("tasks/"))).toEqual([]);
+    expect([...server.tasks.values()][0]?.status).toBe("working");
+
+    // A task that fails on the Source with a JSON-RPC error: failed, the error passed on.
+    const failing = (
+      await rpc2026(route.url, token, "tools/call", { name: names.slow_report, arguments: { fail: true } })
+    ).result as Record<string, unknown>;
+    let task: Record<string, unknown> = failing;
+    for (let i = 0; task.status === "working" && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      task = (await rpc2026(route.url, token, "tasks/get", { taskId: failing.taskId as string })).result as Record<
+        string,
+        unknown
+      >;
+    }
+    expect(task).toMatchObject({ status: "failed", error: { code: -32603 } });
+    expect((task.error as { message: string }).message).toMatch(/archive is unreachable/);
+    // Called plainly, the same failure is the Tool Call's error.
+    const client = await client132(route.url, token);
+    const plain = await client.callTool({ name: names.slow_report as string, arguments: { fail: true } });
+    expect(plain.isError).toBe(true);
+    expect(JSON.stringify(plain.content)).toMatch(/archive is unreachable/);
+  }, 60_000);
 });

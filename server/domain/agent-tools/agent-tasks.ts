@@ -179,8 +179,7 @@ export async function agentTaskOutcome(
     const protocol = (error as { cause?: unknown }).cause ?? error;
     if (protocol instanceof ProtocolError)
       return { error: { code: protocol.code, message: sourceMessage(protocol.message).slice(0, 1000) } };
-    // onSource (remote-call.ts) hands a JSON-RPC error on as SOURCE_CALL_ERROR with its code:
-    // still the task's failure, not a Tool Result (a 2026-07-28 task is `failed` with it).
+    // As the call path words it (remote-call.ts): the Source's JSON-RPC error, its code kept.
     const code = isDomainError(error) && error.code === "SOURCE_CALL_ERROR" ? error.details?.jsonRpcCode : undefined;
     if (typeof code === "number") return { error: { code, message: (error as Error).message.slice(0, 1000) } };
     if (isToolCallFailure(error)) return { result: failedResult(error).result };

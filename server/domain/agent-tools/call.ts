@@ -18,6 +18,7 @@ import { judgeApproval } from "../call-policies/approval";
 import { type ClientConfirmation, judgeConfirmation } from "../call-policies/confirmation";
 import { isDestructive, loadCallPolicyDefaults } from "../call-policies/defaults";
 import { effectivePolicy } from "../call-policies/policy";
+import { isModernRevision } from "../catalog/protocol-revision";
 import { measureSchemas } from "../catalog/schema-measure";
 import { heldToolsWhere } from "../identities/holdings";
 import { openHeaders } from "../sources/headers";
@@ -116,7 +117,11 @@ export async function callOfferedTool(
 
   annotateSpan({ "qm.source.id": tool.source.id, "qm.source.kind": tool.source.kind });
   const remote = tool.source.kind !== "sdk_tool_host" && !!tool.source.url;
-  const taskSupport = remote ? await taskSupportOf(tool.definitionHash) : "forbidden";
+  let taskSupport = remote ? await taskSupportOf(tool.definitionHash) : "forbidden";
+  // A 2026-07-28 Tool says nothing of tasks: with the tasks extension the Source decides per
+  // call (remote-task.ts), so a call that takes a task is offered to it (decision 0100).
+  const modernSource = !!tool.source.protocolVersion && isModernRevision(tool.source.protocolVersion);
+  if (remote && modernSource && taskSupport === "forbidden") taskSupport = "optional";
   // As the 2025-11-25 tasks utility says: -32601 for a task-augmented call of a Tool that forbids it.
   if (input.task?.requested && taskSupport === "forbidden")
     throw new DomainError(
@@ -161,7 +166,11 @@ export async function callOfferedTool(
       let raw: Record<string, unknown>;
       if (input.task && taskSupport !== "forbidden") {
         const ttlMs = Math.min(input.task.ttlMs ?? TASK_TTL_MS(), TASK_TTL_MS());
-        const started = await startRemoteToolTask({ ...target, ttlMs });
+        // Cancellable like a plain call: on a 2026-07-28 Source any call the agent could take as a task comes here.
+        const started = await cancellableByAgent(
+          { requestKey: input.requestKey, timeoutMs: LIMITS.TOOL_CALL_MS.value, signal: input.signal },
+          (signal) => startRemoteToolTask({ ...target, signal, ttlMs }),
+        );
         if ("task" in started) return startedTask(identity.id, input.name, sourceId, started.task);
         raw = started.result;
       }

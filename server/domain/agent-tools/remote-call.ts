@@ -11,7 +11,7 @@ import { LIMITS } from "../../limits";
 import { AS_SENT, type CatalogTransport, ResponseTooLarge } from "../catalog/catalog-transport";
 import { AddressBlocked, causeChain, unreachable } from "../catalog/guarded-dispatcher";
 import { withSourceSession } from "../catalog/source-sessions";
-import { runRemoteTask, startRemoteTask, type TaskState } from "./remote-task";
+import { remoteTaskRequest, runRemoteTask, speaksTaskExtension, startRemoteTask, type TaskState } from "./remote-task";
 
 /** Where a Source is and how to reach it, as the call path reads it. */
 export interface RemoteSource {
@@ -69,7 +69,9 @@ export async function callRemoteTool(
   },
 ): Promise<Record<string, unknown>> {
   return onSource(options, async (client, transport, left) => {
-    if (options.asTask)
+    // A Source with the 2026-07-28 tasks extension decides per call whether to answer with a
+    // task: the call declares it and waits for the task, as one that requires a task does.
+    if (options.asTask || speaksTaskExtension(client))
       return runRemoteTask(client, transport, options, { deadline: Date.now() + left(), signal: options.signal });
     const answer = await client.request(
       { method: "tools/call", params: { name: options.nativeName, arguments: options.arguments } },
@@ -96,13 +98,8 @@ export function startRemoteToolTask(
 export function requestRemoteTask(
   options: RemoteSource & { method: "tasks/get" | "tasks/result" | "tasks/cancel"; taskId: string },
 ): Promise<Record<string, unknown>> {
-  return onSource(
-    options,
-    async (client, _transport, left) =>
-      (await client.request({ method: options.method, params: { taskId: options.taskId } } as never, AS_SENT, {
-        signal: options.signal,
-        timeout: left(),
-      })) as Record<string, unknown>,
+  return onSource(options, (client, _transport, left) =>
+    remoteTaskRequest(client, options.method, options.taskId, { signal: options.signal, left }),
   );
 }
 

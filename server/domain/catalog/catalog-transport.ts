@@ -87,6 +87,9 @@ const MCP_NAME_SOURCE: Record<string, string> = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",
+  // The tasks extension: so intermediaries route every request for a task to where it lives.
+  "tasks/get": "taskId",
+  "tasks/cancel": "taskId",
 };
 
 /** Header-safe as sent, or base64 in the spec's sentinel form (non-ASCII, edge whitespace). */
@@ -421,7 +424,12 @@ export class CatalogTransport implements Transport {
     const list: unknown[] = [];
     this.rawResults.set(list, result);
     // Every other field as sent: a 2026-07-28 result also carries cache hints its schema requires.
-    return method === "tools/list" ? { ...result, tools: list } : { ...result, content: list };
+    if (method === "tools/list") return { ...result, tools: list };
+    // A task (the 2026-07-28 tasks extension's CreateTaskResult), which the SDK's client
+    // refuses as a result type it does not know: handed over raw like any call's result,
+    // read by remote-task.ts (decision 0100).
+    if (result.resultType === "task") return { resultType: "complete", content: list };
+    return { ...result, content: list };
   }
 
   /** The result the server sent, for a stand-in's list (`result.tools` or `result.content`). */
