@@ -50,7 +50,7 @@ Object.assign(process.env, {
 });
 
 const { SYSTEM } = await import("@/server/actor");
-const { installDatabase, closeDatabase } = await import("@/server/db");
+const { installDatabase, closeDatabase, getDb } = await import("@/server/db");
 const { openDatabase } = await import("@/server/db/open");
 const { applyMigrations } = await import("@/server/db/schema-engine");
 const { createIdentity } = await import("@/server/domain/identities/identities");
@@ -81,6 +81,14 @@ async function main(): Promise<number> {
   if (check.status !== "succeeded")
     throw new Error(`The fixture Source's check ${check.status}: ${JSON.stringify(check)}`);
   await assignSource(SYSTEM, { identityId: identity.id, sourceId: source.id });
+  // The scenarios call the Tools by their native names: each must be offered under it.
+  const offered = await (await getDb()).tool.findMany({
+    where: { sourceId: source.id },
+    select: { nativeName: true, modelFacingName: true },
+  });
+  const renamed = offered.filter((t) => t.modelFacingName !== t.nativeName);
+  if (offered.length < 7 || renamed.length)
+    throw new Error(`The fixture Tools are not all offered by their names: ${JSON.stringify(offered)}`);
 
   const front = createFrontServer(
     async (req, res) => {
