@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { flushCallLog } from "@/server/domain/calls/recorder";
+import { claimSize } from "@/server/domain/rate-limits/admit";
 import { callerFor, makeUser } from "../helpers/actors";
 import { checkedSource, type OnCall } from "../helpers/catalog";
 import { withTestDatabase } from "../helpers/db";
@@ -106,15 +107,15 @@ describe.runIf(usePostgres)("a burst of 2,000 calls across two instances on Post
     const oneMinute = (await minuteNow()).minute === before.minute;
     const identityCodes = tally(limitedCodes.filter((_, i) => i % 2));
     const toolCodes = tally(limitedCodes.filter((_, i) => i % 2 === 0));
-    // Refused past the limit, never an error; within one minute, exactly the limit is made.
+    // Refused past the limit, never an error; within one minute the limit is made, less at most
+    // a share claimed by each instance and not used before the minute turned (decision 0083).
     expect(Object.keys({ ...identityCodes, ...toolCodes }).sort()).toEqual(["RATE_LIMITED", "ok"]);
+    const minutes = oneMinute ? 1 : 2;
+    expect(identityCodes.ok).toBeLessThanOrEqual(minutes * IDENTITY_PER_MINUTE);
+    expect(toolCodes.ok).toBeLessThanOrEqual(minutes * TOOL_PER_MINUTE);
     if (oneMinute) {
-      expect(identityCodes.ok).toBe(IDENTITY_PER_MINUTE);
-      expect(toolCodes.ok).toBe(TOOL_PER_MINUTE);
-    } else {
-      // A machine too slow to send 600 calls within the minute: each minute admits at most the limit.
-      expect(identityCodes.ok).toBeLessThanOrEqual(2 * IDENTITY_PER_MINUTE);
-      expect(toolCodes.ok).toBeLessThanOrEqual(2 * TOOL_PER_MINUTE);
+      expect(identityCodes.ok).toBeGreaterThanOrEqual(IDENTITY_PER_MINUTE - 2 * claimSize(IDENTITY_PER_MINUTE));
+      expect(toolCodes.ok).toBeGreaterThanOrEqual(TOOL_PER_MINUTE - 2 * claimSize(TOOL_PER_MINUTE));
     }
 
     // Then 1,400 more: 1,200 unlimited and 200 of an identity allowed 4 calls at once.

@@ -148,9 +148,12 @@ async function countInWindow(
   await giveBackToWindow(s.key, row.windowStart, size - granted);
   if (granted > 0) {
     const until = Date.now() + Math.max(0, row.retryAfterMs);
-    const same = held && held.windowStart.getTime() === row.windowStart.getTime() && Date.now() < held.until;
+    // Read again after the awaits: calls that claimed at the same moment each add their
+    // leftover; the claim read before them would drop all but the last one's.
+    const now = claimed.get(s.key);
+    const same = now && now.windowStart.getTime() === row.windowStart.getTime() && Date.now() < now.until;
     if (claimed.size >= 10_000) for (const [key, c] of claimed) if (Date.now() >= c.until) claimed.delete(key);
-    claimed.set(s.key, { windowStart: row.windowStart, left: (same ? held.left : 0) + granted - 1, until });
+    claimed.set(s.key, { windowStart: row.windowStart, left: (same ? now.left : 0) + granted - 1, until });
     counted.push({ key: s.key, windowStart: row.windowStart });
     return null;
   }
