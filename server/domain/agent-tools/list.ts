@@ -141,10 +141,7 @@ export async function publishesOutputSchema(actor: Actor, name: string): Promise
       select: { definitionHash: true },
     });
     if (!tool) return false;
-    const stored = await db.toolDefinition.findUnique({
-      where: { hash: tool.definitionHash },
-      select: { definition: true },
-    });
-    return !!stored && isRecord((JSON.parse(stored.definition) as Record<string, unknown>).outputSchema);
+    const stored = (await definitionTexts([tool.definitionHash])).get(tool.definitionHash);
+    return !!stored && isRecord((JSON.parse(stored) as Record<string, unknown>).outputSchema);
   });
 }
